@@ -1,0 +1,220 @@
+"""Intermediate representation: plain frozen data handed from the frontend to the model.
+
+Nothing here knows clang or sympy. The frontend builds these objects; the model reads
+them. Index expressions are small trees of integer operations with C semantics
+(each operation carries the C type it is evaluated in).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+AccessKind = Literal["load", "store", "atomic"]
+BlockDimSource = Literal["launch", "annotation", "cli", "config", "assumed"]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A source range. Lines and columns are 1-based; columns count UTF-8 bytes."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class IntType:
+    """A C integer type: its width in bits and signedness."""
+
+    bits: int = 32
+    signed: bool = True
+
+
+INT = IntType(32, True)
+UINT = IntType(32, False)
+LONG = IntType(64, True)
+
+
+# --- index expressions -------------------------------------------------------------------
+
+#: Names of the CUDA built-in variables, as they appear in ``Sym.name``.
+THREAD_IDX = ("threadIdx.x", "threadIdx.y", "threadIdx.z")
+BLOCK_IDX = ("blockIdx.x", "blockIdx.y", "blockIdx.z")
+BLOCK_DIM = ("blockDim.x", "blockDim.y", "blockDim.z")
+GRID_DIM = ("gridDim.x", "gridDim.y", "gridDim.z")
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int
+    type: IntType = INT
+
+
+@dataclass(frozen=True)
+class Sym:
+    """A named integer value.
+
+    ``threadIdx.*`` are the lane-dependent inputs; every other symbol (``blockIdx.*``,
+    ``blockDim.*``, ``gridDim.*``, kernel parameters, template parameters without a
+    known argument) is the same for all lanes of a warp: *uniform*.
+    """
+
+    name: str
+    type: IntType = UINT
+    #: True for values that differ between lanes of one warp (the thread index).
+    lane_dependent: bool = False
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: Literal["-", "~", "!", "+"]
+    operand: Expr
+    type: IntType = INT
+
+
+@dataclass(frozen=True)
+class Binary:
+    """A binary operation evaluated in C: ``/`` truncates, ``%`` follows the dividend,
+    unsigned results wrap, comparisons and ``&&``/``||`` give 0 or 1."""
+
+    op: Literal[
+        "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
+        "<", "<=", ">", ">=", "==", "!=", "&&", "||", "min", "max",
+    ]
+    lhs: Expr
+    rhs: Expr
+    type: IntType = INT
+
+
+@dataclass(frozen=True)
+class Select:
+    """``cond ? then : other``."""
+
+    cond: Expr
+    then: Expr
+    other: Expr
+    type: IntType = INT
+
+
+@dataclass(frozen=True)
+class Cast:
+    operand: Expr
+    type: IntType = INT
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A value the frontend cannot model (a load from memory, an unknown call).
+
+    It is uniform when every input is uniform; ``reason`` says what it was.
+    """
+
+    reason: str
+    inputs: tuple[Expr, ...] = ()
+    type: IntType = INT
+
+
+Expr = Union[Const, Sym, Unary, Binary, Select, Cast, Opaque]
+
+
+# --- declarations and accesses -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SharedArray:
+    """A ``__shared__`` array declaration."""
+
+    #: Unique within the translation unit: ``kernel::name`` or ``::name`` at file scope.
+    key: str
+    name: str
+    element_type: str
+    element_bytes: int
+    #: Extents, outermost first (``float t[32][33]`` → ``(32, 33)``).
+    dims: tuple[int, ...]
+    span: Span
+    #: Source ranges of each extent expression, outermost first (for padding fixes).
+    dim_spans: tuple[Span, ...] = ()
+    #: Source text of each extent (``TILE``, ``TILE + 1``, ``32``).
+    dim_texts: tuple[str, ...] = ()
+    #: The kernel whose body declares it; None at file scope.
+    kernel: str | None = None
+
+    @property
+    def size_bytes(self) -> int:
+        n = self.element_bytes
+        for d in self.dims:
+            n *= d
+        return n
+
+
+@dataclass(frozen=True)
+class Access:
+    """One load, store or atomic on a shared array, as the hardware performs it."""
+
+    array: str  # SharedArray.key
+    kernel: str
+    kind: AccessKind
+    #: Bytes each lane moves (1, 2, 4, 8 or 16).
+    width: int
+    #: Byte offset from the array base, per thread.
+    offset: Expr
+    span: Span
+    #: Source text of the subscript expression, e.g. ``tile[threadIdx.x][threadIdx.y]``.
+    text: str = ""
+    #: Lanes execute the access only where this is non-zero (None: always).
+    guard: Expr | None = None
+    #: Template arguments substituted for this record, e.g. ``S=4``; None otherwise.
+    instantiation: str | None = None
+    #: Why the offset could not be modelled, if it could not.
+    unknown_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A ``<<<grid, block>>>`` site. ``block`` is None when its value is not constant."""
+
+    kernel: str
+    block: tuple[int, int, int] | None
+    span: Span
+    instantiation: str | None = None
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    span: Span
+    #: ``__launch_bounds__`` maximum threads per block, if given (caps, never shapes).
+    max_threads: int | None = None
+    #: ``// cudalint: block-dim(x,y,z)`` on the line before the kernel.
+    annotated_block: tuple[int, int, int] | None = None
+    template_params: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Note:
+    """A frontend message: a clang diagnostic or a construct cudalint skipped."""
+
+    severity: Literal["note", "warning", "error"]
+    message: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True)
+class TranslationUnit:
+    file: str
+    kernels: tuple[Kernel, ...] = ()
+    arrays: tuple[SharedArray, ...] = ()
+    accesses: tuple[Access, ...] = ()
+    launches: tuple[Launch, ...] = ()
+    notes: tuple[Note, ...] = field(default_factory=tuple)
+    #: False when the file could not be parsed at all (then ``notes`` says why).
+    parsed: bool = True
+
+    def array(self, key: str) -> SharedArray:
+        for a in self.arrays:
+            if a.key == key:
+                return a
+        raise KeyError(key)

@@ -1,0 +1,165 @@
+"""Per-architecture bank rules: the wavefronts one warp-wide access costs.
+
+This is the brute-force simulator of the rule measured on an H100 (see
+docs/bank-model.md): given each lane's byte address (None for an inactive lane), it
+counts the passes through the banks. It knows nothing about source code or symbols.
+
+- sm_50 and newer: 32 banks of 4 bytes; bank(word) = word mod 32. The cost of a set
+  of lanes is the largest number of distinct 4-byte words one bank must serve (lanes
+  touching the same word share it). Accesses of up to 4 bytes are one phase; 8- and
+  16-byte accesses are split into half- or quarter-warp phases, except that an 8-byte
+  load whose quads (lanes 4k..4k+3) each touch at most 2 distinct addresses is one
+  phase, and a 16-byte load whose quads do so is two half-warp phases.
+- Kepler (sm_3x): 32 banks 8 bytes wide. A bank serves one 256-byte row per pass;
+  in 4-byte mode bank = (byte / 4) mod 32 (words i and i+32 of a 256-byte segment
+  share a pass), in 8-byte mode bank = (byte / 8) mod 32. Up to 8 bytes: one phase;
+  16 bytes: two half-warp phases.
+- Fermi (sm_2x): 32 banks of 4 bytes; 8-byte accesses in half-warps; 16-byte accesses
+  in quarter-warps with the programming guide's "+1" rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cudalint.ir import AccessKind
+from cudalint.model.arch import Arch
+from cudalint.model.results import BankConflict, Cost
+
+WARP = 32
+NUM_BANKS = 32
+
+HALVES = ((0, 16), (16, 32))
+QUARTERS = ((0, 8), (8, 16), (16, 24), (24, 32))
+WHOLE = ((0, 32),)
+
+Addresses = Sequence["int | None"]
+
+
+def _units(address: int, width: int, unit: int) -> range:
+    """The ``unit``-byte units (words, or 8-byte Kepler units) an access touches."""
+    return range(address // unit, (address + max(width, 1) - 1) // unit + 1)
+
+
+def _phase_cost(
+    addresses: Addresses, width: int, lanes: tuple[int, int], bank_bytes: int, row_bytes: int
+) -> tuple[int, BankConflict | None]:
+    """Cost of one phase (lanes[0] <= lane < lanes[1]) and its busiest bank.
+
+    A bank serves one ``row_bytes`` row per pass: on sm_5x+ and Fermi a row is one
+    4-byte word (row_bytes = 4), on Kepler a 256-byte segment.
+    """
+    # bank -> row -> lanes
+    banks: dict[int, dict[int, list[int]]] = {}
+    unit = bank_bytes
+    for lane in range(lanes[0], lanes[1]):
+        a = addresses[lane]
+        if a is None:
+            continue
+        for u in _units(a, width, unit):
+            byte = u * unit
+            bank = u % NUM_BANKS
+            row = byte // row_bytes
+            rows = banks.setdefault(bank, {})
+            users = rows.setdefault(row, [])
+            if not users or users[-1] != lane:
+                users.append(lane)
+    if not banks:
+        return 0, None
+    bank, rows = max(banks.items(), key=lambda kv: (len(kv[1]), -kv[0]))
+    cost = len(rows)
+    if cost <= 1:
+        return cost, None
+    ordered = sorted(rows.items())
+    return cost, BankConflict(
+        bank=bank,
+        words=tuple(r for r, _ in ordered),
+        lanes=tuple(tuple(ls) for _, ls in ordered),
+    )
+
+
+def _active(addresses: Addresses, lanes: tuple[int, int]) -> bool:
+    return any(addresses[i] is not None for i in range(lanes[0], lanes[1]))
+
+
+def _quads_share(addresses: Addresses, width: int) -> bool:
+    """Whether every quad of active lanes touches at most 2 distinct ``width``-byte addresses."""
+    for q in range(0, WARP, 4):
+        distinct = {addresses[i] // width for i in range(q, q + 4) if addresses[i] is not None}  # type: ignore[operator]
+        if len(distinct) > 2:
+            return False
+    return True
+
+
+def _phased(
+    addresses: Addresses,
+    width: int,
+    phases: tuple[tuple[int, int], ...],
+    bank_bytes: int = 4,
+    row_bytes: int = 4,
+) -> Cost:
+    total = 0
+    ideal = 0
+    worst: tuple[int, BankConflict | None] = (0, None)
+    for phase in phases:
+        if not _active(addresses, phase):
+            continue
+        cost, conflict = _phase_cost(addresses, width, phase, bank_bytes, row_bytes)
+        total += cost
+        ideal += 1
+        if cost > worst[0]:
+            worst = (cost, conflict)
+    return Cost(total, ideal, worst[1] if total > ideal else None)
+
+
+def warp_cost(
+    addresses: Addresses,
+    width: int,
+    kind: AccessKind,
+    arch: Arch,
+    bank_mode: int = 4,
+) -> Cost:
+    """Wavefronts of one warp's access; ``addresses[lane]`` is a byte address or None.
+
+    ``kind`` "atomic" means a 32-bit shared atomic (it follows the <=4-byte rule);
+    64-bit atomics have no fixed cost and must not be passed here.
+    """
+    if len(addresses) != WARP:
+        raise ValueError("one address (or None) per lane is required")
+    if kind == "atomic" and width > 4:
+        raise ValueError("64-bit shared atomics compile to a CAS loop: no fixed cost")
+    family = arch.family
+    if family == "kepler":
+        if bank_mode not in (4, 8):
+            raise ValueError(f"bank mode must be 4 or 8, not {bank_mode}")
+        phases = HALVES if width > 8 else WHOLE
+        return _phased(addresses, width, phases, bank_bytes=bank_mode, row_bytes=256)
+    if bank_mode != 4:
+        raise ValueError(f"{arch.name} has only 4-byte banks")
+    if family == "fermi":
+        if width <= 4:
+            return _phased(addresses, width, WHOLE)
+        if width <= 8:
+            return _phased(addresses, width, HALVES)
+        return _fermi_128(addresses, width)
+    # Maxwell and newer: the rule measured on sm_90.
+    if width <= 4:
+        return _phased(addresses, width, WHOLE)
+    if kind == "load":
+        shared = _quads_share(addresses, width)
+        if width <= 8:
+            return _phased(addresses, width, WHOLE if shared else HALVES)
+        return _phased(addresses, width, HALVES if shared else QUARTERS)
+    return _phased(addresses, width, HALVES if width <= 8 else QUARTERS)
+
+
+def _fermi_128(addresses: Addresses, width: int) -> Cost:
+    """Fermi 128-bit accesses: quarter-warps, ways = 1 + the largest per-quarter conflict."""
+    active = [q for q in QUARTERS if _active(addresses, q)]
+    if not active:
+        return Cost(0, 0)
+    worst = max(
+        (_phase_cost(addresses, width, q, 4, 4) for q in active), key=lambda c: c[0]
+    )
+    ways = 1 + worst[0]
+    return Cost(len(active) * ways, len(active), worst[1])

@@ -1,0 +1,66 @@
+"""What the model says about one access: plain data for the rules and renderers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from cudalint.ir import Access, BlockDimSource
+
+Status = Literal["proved", "worst-case", "unknown"]
+
+
+@dataclass(frozen=True)
+class BankConflict:
+    """The busiest bank of the worst phase of the worst warp."""
+
+    bank: int
+    #: Distinct word indices (byte address // 4; on Kepler the 256-byte row) that bank serves.
+    words: tuple[int, ...]
+    #: For each entry of ``words``, the lanes that touch it.
+    lanes: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Wavefronts of one warp-wide access (one warp, one set of uniform values)."""
+
+    wavefronts: int
+    ideal: int
+    conflict: BankConflict | None = None
+
+    @property
+    def ways(self) -> float:
+        return self.wavefronts / self.ideal if self.ideal else 1.0
+
+
+@dataclass(frozen=True)
+class AccessResult:
+    access: Access
+    arch: str
+    #: Bank width in bytes: 4, or 8 for Kepler's 8-byte mode.
+    bank_mode: int
+    status: Status
+    wavefronts: int | None
+    ideal_wavefronts: int | None
+    #: Why the result is not ``proved`` (the condition or the cause); else None.
+    reason: str | None
+    block_dim: tuple[int, int, int] | None
+    block_dim_source: BlockDimSource
+    conflict: BankConflict | None = None
+    #: Index of the worst warp in the block (None when unknown or assumed shape).
+    warp: int | None = None
+
+    @property
+    def ways(self) -> float | None:
+        if self.wavefronts is None or not self.ideal_wavefronts:
+            return None
+        return self.wavefronts / self.ideal_wavefronts
+
+    @property
+    def has_conflict(self) -> bool:
+        return (
+            self.wavefronts is not None
+            and self.ideal_wavefronts is not None
+            and self.wavefronts > self.ideal_wavefronts
+        )

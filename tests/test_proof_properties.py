@@ -1,0 +1,166 @@
+"""Property tests: the symbolic proof agrees with brute-force simulation.
+
+The oracle evaluates each random index expression independently (a tiny recursive C
+evaluator written here, not the model's compiled one) for every lane of every warp and
+for sampled values of the uniform symbols and of the array's base address, and costs
+each warp with the bank-rule simulator. A ``proved`` result must equal the brute-force
+worst for every sampled uniform value; a ``worst-case`` result must bound every sample
+in its stated range and be reached by one of them.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cudalint.ir import INT, LONG, UINT, Access, Binary, Const, Expr, SharedArray, Span, Sym
+from cudalint.model.arch import parse_arch
+from cudalint.model.banks import warp_cost
+from cudalint.model.proof import Shape, alignment, period, prove
+from cudalint.model.warps import known_shape_warps
+
+SPAN = Span("t.cu", 1, 1, 1, 2)
+TX = Sym("threadIdx.x", UINT, True)
+TY = Sym("threadIdx.y", UINT, True)
+K = Sym("k", INT)
+
+
+def c_eval(e: Expr, env: dict[str, int]) -> int:
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Sym):
+        return env[e.name]
+    assert isinstance(e, Binary)
+    a, b = c_eval(e.lhs, env), c_eval(e.rhs, env)
+    if e.op == "+":
+        return a + b
+    if e.op == "-":
+        return a - b
+    if e.op == "*":
+        return a * b
+    if e.op == "/":
+        q = abs(a) // abs(b)
+        return q if (a >= 0) == (b >= 0) else -q
+    if e.op == "%":
+        q = abs(a) // abs(b)
+        q = q if (a >= 0) == (b >= 0) else -q
+        return a - q * b
+    if e.op == "^":
+        return a ^ b
+    if e.op == "&":
+        return a & b
+    if e.op == ">>":
+        return a >> b
+    if e.op == "<<":
+        return a << b
+    if e.op == "<":
+        return int(a < b)
+    raise AssertionError(e.op)
+
+
+def _b(op: str, a: Expr, b: Expr) -> Expr:
+    return Binary(op, a, b, INT)  # type: ignore[arg-type]
+
+
+leaves = st.one_of(
+    st.just(TX), st.just(TY), st.builds(Const, st.integers(0, 40)),
+)
+
+
+def _extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
+    small = st.builds(Const, st.sampled_from([1, 2, 3, 4, 8, 16, 17, 31, 32, 33]))
+    shift = st.builds(Const, st.integers(0, 5))
+    return st.one_of(
+        st.builds(_b, st.just("+"), children, children),
+        st.builds(_b, st.just("*"), children, small),
+        st.builds(_b, st.just("/"), children, small),
+        st.builds(_b, st.just("%"), children, small),
+        st.builds(_b, st.just("^"), children, children),
+        st.builds(_b, st.just("&"), children, small),
+        st.builds(_b, st.just(">>"), children, shift),
+        st.builds(_b, st.just("<<"), children, shift),
+    )
+
+
+lane_exprs = st.recursive(leaves, _extend, max_leaves=6)
+uniform_terms = st.one_of(
+    st.just(Const(0)),
+    st.builds(lambda c: _b("*", K, Const(c)), st.sampled_from([1, 2, 3, 4, 8, 16, 33])),
+)
+SHAPES = [(32, 1, 1), (32, 8, 1), (16, 16, 1), (8, 4, 2), (48, 3, 1), (100, 1, 1)]
+WIDTHS = {1: "char", 2: "short", 4: "float", 8: "double", 16: "float4"}
+
+
+def brute(
+    offset: Expr, guard: Expr | None, width: int, kind: str, shape: tuple[int, int, int],
+    arch_name: str, mode: int, k: int, base: int,
+) -> tuple[int, int] | None:
+    """Worst (wavefronts, ideal) over all warps for one k and array base; None if misaligned."""
+    arch = parse_arch(arch_name)
+    worst: tuple[float, int, int] | None = None
+    for warp in known_shape_warps(shape):
+        addrs: list[int | None] = []
+        for lane in warp.lanes:
+            if lane is None:
+                addrs.append(None)
+                continue
+            env = {"threadIdx.x": lane[0], "threadIdx.y": lane[1], "k": k}
+            if guard is not None and not c_eval(guard, env):
+                addrs.append(None)
+                continue
+            addrs.append(base + c_eval(offset, env) * width)
+        if all(a is None for a in addrs):
+            continue
+        if any(a is not None and a % width for a in addrs):
+            return None
+        c = warp_cost(addrs, width, kind, arch, mode)  # type: ignore[arg-type]
+        key = (c.ways, c.wavefronts, c.ideal)
+        if worst is None or key > worst:
+            worst = key
+    return None if worst is None else (worst[1], worst[2])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    lane=lane_exprs,
+    uni=uniform_terms,
+    width=st.sampled_from([1, 2, 4, 8, 16]),
+    kind=st.sampled_from(["load", "store"]),
+    shape=st.sampled_from(SHAPES),
+    arch=st.sampled_from([("sm_90", 4), ("sm_35", 4), ("sm_35", 8), ("sm_20", 4)]),
+    guarded=st.booleans(),
+    ks=st.lists(st.integers(0, 300), min_size=3, max_size=6),
+)
+def test_proof_matches_brute_force(
+    lane: Expr, uni: Expr, width: int, kind: str, shape: tuple[int, int, int],
+    arch: tuple[str, int], guarded: bool, ks: list[int],
+) -> None:
+    index = _b("+", lane, uni)
+    offset = Binary("*", index, Const(width), LONG)
+    guard = _b("<", TX, Const(20)) if guarded else None
+    array = SharedArray("k::s", "s", WIDTHS[width], width, (1 << 20,), SPAN)
+    access = Access("k::s", "k", kind, width, offset, SPAN, guard=guard)  # type: ignore[arg-type]
+    a = parse_arch(arch[0])
+    r = prove(access, array, Shape(shape, "launch"), a, arch[1])
+    assert r.status != "unknown", r.reason
+    p = period(a, arch[1], width)
+    bases = range(0, p, alignment(array, width))
+    samples = [
+        b for k in ks for base in bases
+        if (b := brute(index, guard, width, kind, shape, arch[0], arch[1], k, base)) is not None
+    ]
+    if not samples:
+        return
+    assert r.wavefronts is not None and r.ideal_wavefronts is not None
+    got = r.wavefronts / r.ideal_wavefronts
+    for wf, ideal in samples:
+        assert wf / ideal <= got + 1e-9, (r, wf, ideal)
+    if r.status == "proved":
+        # every sampled uniform value reaches the proved number
+        for k in ks:
+            per_k = [
+                b for base in bases
+                if (b := brute(index, guard, width, kind, shape, arch[0], arch[1], k, base))
+            ]
+            for wf, ideal in per_k:
+                assert (wf, ideal) == (r.wavefronts, r.ideal_wavefronts), (r, k, wf, ideal)
