@@ -8,13 +8,17 @@ from typing import Literal
 
 Family = Literal["fermi", "kepler", "maxwell+"]
 
-_ARCH_RE = re.compile(r"^(?:sm_|compute_)?(\d{2,3})[a-z]?$")
+# ASCII digits only (int() also reads other scripts' digits); the suffixes nvcc knows are
+# "a" (arch-specific, sm_90a) and "f" (family-specific, sm_100f).
+_ARCH_RE = re.compile(r"(?:sm_|compute_)?([0-9]{2,3})[af]?")
 
+# fmt: off
 #: Architectures nvcc has targeted (sm_XX); anything else is a usage error.
 KNOWN_ARCHS = (
     20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90,
     100, 101, 103, 110, 120, 121,
 )
+# fmt: on
 
 
 class ArchError(ValueError):
@@ -47,7 +51,7 @@ class Arch:
 
 def parse_arch(text: str) -> Arch:
     """``sm_90`` / ``90`` / ``sm_90a`` / ``compute_90`` → Arch; ArchError otherwise."""
-    m = _ARCH_RE.match(text.strip().lower())
+    m = _ARCH_RE.fullmatch(text.strip().lower())
     if not m:
         raise ArchError(f"invalid arch {text!r}: expected sm_XX, e.g. sm_90")
     number = int(m.group(1))

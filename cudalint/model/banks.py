@@ -158,8 +158,6 @@ def _fermi_128(addresses: Addresses, width: int) -> Cost:
     active = [q for q in QUARTERS if _active(addresses, q)]
     if not active:
         return Cost(0, 0)
-    worst = max(
-        (_phase_cost(addresses, width, q, 4, 4) for q in active), key=lambda c: c[0]
-    )
+    worst = max((_phase_cost(addresses, width, q, 4, 4) for q in active), key=lambda c: c[0])
     ways = 1 + worst[0]
     return Cost(len(active) * ways, len(active), worst[1])
