@@ -141,6 +141,8 @@ class SharedArray:
     dim_texts: tuple[str, ...] = ()
     #: The kernel whose body declares it; None at file scope.
     kernel: str | None = None
+    #: Alignment of the declaration in bytes (clang's; 0 when the frontend did not say).
+    alignment: int = 0
 
     @property
     def size_bytes(self) -> int:

@@ -136,11 +136,43 @@ def period(arch: Arch, bank_mode: int, width: int) -> int:
 
 def alignment(array: SharedArray | None, width: int) -> int:
     """The alignment of the array's base that cudalint relies on."""
+    if array is not None and array.alignment > 0:
+        return array.alignment
     size = array.element_bytes if array is not None else width
     a = 1
     while size % (a * 2) == 0 and a < 16:
         a *= 2
     return a
+
+
+def static_layout(tu: TranslationUnit) -> dict[tuple[str, str], int]:
+    """Byte offsets of static shared arrays in each kernel's shared window, where certain.
+
+    nvcc (ptxas, CUDA 12/13, checked in SASS on sm_90) places the static ``__shared__``
+    variables a kernel references in declaration order, each at its natural alignment,
+    after a reserved area whose size is a multiple of 256 bytes; unreferenced ones are
+    dropped. Offsets are given only when every array of the kernel is known: none
+    declared in a ``__device__`` function (called kernels would interleave them) and
+    no dynamic shared memory. Keys are (kernel, array key).
+    """
+    kernel_names = {k.name for k in tu.kernels}
+    if any(a.kernel is not None and a.kernel not in kernel_names for a in tu.arrays):
+        return {}
+    used: dict[str, set[str]] = {}
+    for acc in tu.accesses:
+        used.setdefault(acc.kernel, set()).add(acc.array)
+    order = sorted(tu.arrays, key=lambda a: (a.span.line, a.span.column))
+    out: dict[tuple[str, str], int] = {}
+    for kernel, keys in used.items():
+        offset = 0
+        for arr in order:
+            if arr.key not in keys:
+                continue
+            align = alignment(arr, arr.element_bytes)
+            offset = (offset + align - 1) // align * align
+            out[(kernel, arr.key)] = offset
+            offset += arr.size_bytes
+    return out
 
 
 @dataclass
@@ -257,8 +289,13 @@ def prove(
     shape: Shape,
     arch: Arch,
     bank_mode: int,
+    base: int | None = None,
 ) -> AccessResult:
-    """The result of one access under one block shape and bank mode."""
+    """The result of one access under one block shape and bank mode.
+
+    ``base`` is the array's byte offset in the shared window when the layout is known;
+    otherwise every base the array's alignment allows is considered.
+    """
 
     def result(status: str, cost: Cost | None, reason: str | None, warp: Warp | None = None
                ) -> AccessResult:
@@ -324,8 +361,12 @@ def prove(
         sp = split(offset, frozenset(enumerated), frozenset(free))
         if sp.separable:
             values, addresses = _base_values(offset, guard, warps, free)
-            step = _gcd(sp.shift_step(p), align)
-            shifts = range(0, p, step)
+            if base is None:
+                step = _gcd(sp.shift_step(p), align)
+                shifts: Iterable[int] = range(0, p, step)
+            else:
+                step = sp.shift_step(p)
+                shifts = sorted({(base + j) % p for j in range(0, p, step)})
             outcomes = _costs(addresses, warps, shifts, access, arch, bank_mode, cache)
             if not outcomes:
                 return result("unknown", None, "no lane executes the access, or it is misaligned")
@@ -333,7 +374,7 @@ def prove(
             distinct = {(o.cost.wavefronts, o.cost.ideal) for o in outcomes.values()}
             if len(distinct) > 1:
                 coeffs = sp.coefficients if sp.uniform_symbols else ()
-                cond = _condition(worst.shift, coeffs, values, free, p, array)
+                cond = _condition(worst.shift - (base or 0), coeffs, values, free, p, array)
                 return result("worst-case", worst.cost, cond, worst.warp)
             return _guarded(result, worst, guard_note)
         # Entangled: sample the uniform symbols over a stated range.
@@ -344,8 +385,8 @@ def prove(
                 addresses = _evaluate_warps(offset, guard, warps, free, values)
             except EvalError:
                 continue
-            outcomes = _costs(addresses, warps, range(0, p, align), access, arch, bank_mode,
-                              cache)
+            at_base = range(0, p, align) if base is None else (base % p,)
+            outcomes = _costs(addresses, warps, at_base, access, arch, bank_mode, cache)
             for o in outcomes.values():
                 if best is None or (o.cost.ways, o.cost.wavefronts) > (
                     best[0].cost.ways, best[0].cost.wavefronts,
@@ -416,13 +457,15 @@ def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
     arch = parse_arch(options.arch)
     kernels = {k.name: k for k in tu.kernels}
     arrays = {a.key: a for a in tu.arrays}
+    layout = static_layout(tu)
     out = []
     for access in tu.accesses:
         shapes = shapes_for(kernels.get(access.kernel), tu, access, options)
         for mode in options.bank_modes():
             combined: AccessResult | None = None
             for shape in shapes:
-                r = prove(access, arrays.get(access.array), shape, arch, mode)
+                base = layout.get((access.kernel, access.array))
+                r = prove(access, arrays.get(access.array), shape, arch, mode, base)
                 combined = r if combined is None else _worse(combined, r)
             assert combined is not None
             out.append(combined)

@@ -135,3 +135,22 @@ def explain(rule: Rule) -> str:
         f"Default severity: {rule.severity} ({default}).\n\n"
         f"{body.strip()}\n"
     )
+
+
+def rules_markdown() -> str:
+    """docs/rules.md: every rule's documentation (a test keeps the file in sync)."""
+    parts = [
+        "# Rules\n\n"
+        "Generated from the rule modules (`cudalint/rules/`); `cudalint --explain CODE`\n"
+        "prints the same text. Select rules with `--select`, `--extend-select` and\n"
+        "`--ignore` (codes, prefixes such as `CL00`, names, or `ALL`).\n\n"
+        "| code | name | severity | default | summary |\n|---|---|---|---|---|\n"
+        + "".join(
+            f"| {r.code} | {r.name} | {r.severity} | "
+            f"{'on' if r.default_enabled else 'off'} | {r.summary} |\n"
+            for r in RULES.values()
+        )
+    ]
+    for rule in RULES.values():
+        parts.append("\n#" + explain(rule).replace("\n## ", "\n### "))
+    return "".join(parts)

@@ -1,0 +1,131 @@
+"""Parse one file with libclang-ng and hand out IR.
+
+This module builds the clang arguments, runs the parse with the in-memory shim, turns
+clang's diagnostics into ``Note``s and hands the AST to the walker. Nothing clang-typed
+leaves the package.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+
+import clang.cindex as ci
+
+from cudalint.frontend import shim
+from cudalint.frontend.walker import walk_translation_unit
+from cudalint.ir import Note, Span, TranslationUnit
+from cudalint.options import Options
+
+#: CXTranslationUnit_KeepGoing: a missing #include must not drop the rest of the AST.
+PARSE_KEEP_GOING = 0x200
+
+_SEVERITY_ERROR = 3  # CXDiagnostic_Error (Fatal is 4)
+
+
+class FrontendError(Exception):
+    """The file cannot be analyzed at all (unreadable, not a file, libclang failed)."""
+
+
+_lock = threading.Lock()
+_empty_cuda_dir: tempfile.TemporaryDirectory[str] | None = None
+_index: ci.Index | None = None
+
+
+def _empty_cuda_path() -> str:
+    """An empty directory for ``--cuda-path`` (clang finds an installed toolkit otherwise)."""
+    global _empty_cuda_dir
+    with _lock:
+        if _empty_cuda_dir is None:
+            _empty_cuda_dir = tempfile.TemporaryDirectory(prefix="cudalint-nocuda-")
+        return _empty_cuda_dir.name
+
+
+def _get_index() -> ci.Index:
+    global _index
+    with _lock:
+        if _index is None:
+            try:
+                _index = ci.Index.create()
+            except Exception as exc:  # libclang missing or unloadable
+                raise FrontendError(f"cannot load libclang: {exc}") from exc
+        return _index
+
+
+def clang_args(options: Options) -> list[str]:
+    """The clang command line (without the file) for ``options``."""
+    args = [
+        "-x", "cuda",
+        "--cuda-device-only",
+        "-nocudainc",
+        "-nocudalib",
+        f"--cuda-gpu-arch={options.arch}",
+        f"--cuda-path={options.cuda_path or _empty_cuda_path()}",
+        f"-std={options.std}",
+    ]
+    args += [f"-I{d}" for d in options.include_dirs]
+    args += [f"-D{d}" for d in options.defines]
+    args += list(options.extra_args)
+    args += ["-include", shim.SHIM_PATH]
+    if options.cuda_path is None:
+        # Searched after every user directory, so the user's own headers win.
+        args += ["-idirafter", shim.INCLUDE_DIR]
+    return args
+
+
+def _read(path: str) -> bytes:
+    if os.path.isdir(path):
+        raise FrontendError(f"{path}: is a directory")
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise FrontendError(f"{path}: cannot read: {reason}") from exc
+
+
+def _safe(get: object) -> str:
+    """A libclang string property that may hold bytes that are not UTF-8."""
+    try:
+        value = get() if callable(get) else get
+    except UnicodeDecodeError:
+        return "<text that is not UTF-8>"
+    return str(value)
+
+
+def _diagnostic_notes(tu: ci.TranslationUnit, path: str) -> list[Note]:
+    notes: list[Note] = []
+    for diag in tu.diagnostics:
+        if diag.severity < _SEVERITY_ERROR:
+            continue
+        message = _safe(lambda d=diag: d.spelling)
+        loc = diag.location
+        span: Span | None = None
+        if loc.file is not None:
+            fname = _safe(lambda lc=loc: lc.file.name)
+            shown = path if fname == tu.spelling else fname
+            span = Span(shown, loc.line, loc.column, loc.line, loc.column)
+        severity = "note" if "file not found" in message else "error"
+        notes.append(Note(severity, message, span))  # type: ignore[arg-type]
+    return notes
+
+
+def parse_file(path: str, options: Options, contents: bytes | None = None) -> TranslationUnit:
+    """Parse ``path`` (or ``contents`` under that name, for stdin) and return its IR.
+
+    Raises FrontendError when the file cannot be read or parsed at all; clang errors in
+    a file that still parses become ``Note``s on the returned unit.
+    """
+    source = _read(path) if contents is None else contents
+    index = _get_index()
+    unsaved: list[tuple[str, str | bytes]] = [(path, source)]
+    unsaved.extend(shim.unsaved_files())
+    try:
+        tu = index.parse(
+            path, args=clang_args(options), unsaved_files=unsaved, options=PARSE_KEEP_GOING
+        )
+    except ci.TranslationUnitLoadError as exc:
+        raise FrontendError(f"{path}: libclang could not parse the file: {exc}") from exc
+    notes = _diagnostic_notes(tu, path)
+    return walk_translation_unit(tu, path, source, notes, options.defines)

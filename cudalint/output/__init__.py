@@ -1,0 +1,37 @@
+"""Renderers: one module per output format. Each takes the file reports and returns text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from cudalint.api import FileReport
+
+__all__ = ["FORMATS", "RenderOptions", "render"]
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    #: Emit ANSI colour (text only).
+    color: bool = False
+    #: Only diagnostics: no summary line (text only).
+    quiet: bool = False
+    #: JSON ``accesses``: every analyzed access instead of only those behind diagnostics.
+    show_all: bool = False
+
+
+Renderer = Callable[[Sequence[FileReport], RenderOptions], str]
+
+
+def _renderers() -> dict[str, Renderer]:
+    from cudalint.output import json, text
+
+    return {"text": text.render, "json": json.render}
+
+
+#: The values ``--format`` accepts.
+FORMATS = ("text", "json")
+
+
+def render(fmt: str, reports: Sequence[FileReport], options: RenderOptions) -> str:
+    return _renderers()[fmt](reports, options)

@@ -1,0 +1,131 @@
+"""``--format text``: compiler-style diagnostics with the source line, a caret and notes.
+
+```
+k.cu:12:9: warning: 32-way bank conflict on load of 'tile' (32 wavefronts, ideal 1) [CL001]
+    v = tile[threadIdx.x][threadIdx.y];
+        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  note: bank 0 serves 32 distinct words (0, 32, 64, …) for lanes 0, 1, 2, …
+```
+
+Columns in diagnostics count UTF-8 bytes; the caret line counts display cells, with
+tabs expanded to stops of 8 (as clang does) in both the source and the caret line.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from cudalint.api import FileReport
+from cudalint.diagnostics import Diagnostic
+from cudalint.output import RenderOptions
+
+TAB_STOP = 8
+
+_RESET = "\033[0m"
+_BOLD = "\033[1m"
+_SEVERITY_COLOR = {
+    "error": "\033[1;31m",
+    "warning": "\033[1;35m",
+    "info": "\033[1;36m",
+}
+_NOTE_COLOR = "\033[1;36m"
+_CARET_COLOR = "\033[1;32m"
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    return f"{style}{text}{_RESET}" if color else text
+
+
+def _cells(ch: str) -> int:
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _expand(text: str, column: int) -> tuple[str, int]:
+    """Expand tabs in ``text`` written from display column ``column``; return the end column."""
+    out: list[str] = []
+    for ch in text:
+        if ch == "\t":
+            width = TAB_STOP - column % TAB_STOP
+            out.append(" " * width)
+            column += width
+        else:
+            out.append(ch)
+            column += _cells(ch)
+    return "".join(out), column
+
+
+def excerpt(source: bytes, d: Diagnostic) -> tuple[str, str] | None:
+    """The source line of ``d`` and a caret line under its span (first line only)."""
+    lines = source.split(b"\n")
+    if not 1 <= d.line <= len(lines):
+        return None
+    raw = lines[d.line - 1].rstrip(b"\r")
+    start = min(max(d.column - 1, 0), len(raw))
+    end = d.end_column - 1 if d.end_line == d.line else len(raw)
+    end = min(max(end, start), len(raw))
+
+    def decode(b: bytes) -> str:
+        return b.decode("utf-8", errors="replace")
+
+    before, col = _expand(decode(raw[:start]), 0)
+    span, end_col = _expand(decode(raw[start:end]), col)
+    after, _ = _expand(decode(raw[end:]), end_col)
+    width = max(end_col - col, 1)
+    caret = " " * col + "^" + "~" * (width - 1)
+    return (before + span + after).rstrip(), caret
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def summary(reports: Sequence[FileReport]) -> str:
+    results = [r for report in reports for r in report.results]
+    proved = sum(1 for r in results if r.status == "proved")
+    conflicts = sum(
+        1 for report in reports for d in report.diagnostics
+        if d.result is not None and d.result.has_conflict
+    )
+    line = (
+        f"{_plural(len(reports), 'file')}, "
+        f"{_plural(len(results), 'access', 'accesses')} analyzed ({proved} proved), "
+        f"{_plural(conflicts, 'conflict')}"
+    )
+    failed = sum(1 for report in reports if report.error is not None)
+    if failed:
+        line += f"; {_plural(failed, 'file')} could not be analyzed"
+    return line
+
+
+def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool) -> list[str]:
+    head = (
+        _paint(f"{d.file}:{d.line}:{d.column}:", _BOLD, color)
+        + " "
+        + _paint(f"{d.severity}:", _SEVERITY_COLOR.get(d.severity, _BOLD), color)
+        + " "
+        + _paint(d.message, _BOLD, color)
+        + f" [{d.code}]"
+    )
+    out = [head]
+    if source is not None:
+        ex = excerpt(source, d)
+        if ex is not None:
+            out.append(ex[0])
+            out.append(_paint(ex[1], _CARET_COLOR, color))
+    out.extend("  " + _paint("note:", _NOTE_COLOR, color) + " " + note for note in d.notes)
+    return out
+
+
+def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
+    blocks: list[str] = []
+    for report in reports:
+        for d in report.diagnostics:
+            # A diagnostic in an included file shows no excerpt of the main file.
+            source = report.source if d.file == report.path else None
+            blocks.append("\n".join(render_diagnostic(d, source, options.color)) + "\n")
+    if not options.quiet:
+        blocks.append(summary(reports) + "\n")
+    return "\n".join(blocks)

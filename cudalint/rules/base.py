@@ -1,0 +1,199 @@
+"""What every rule shares: the ``Rule`` record, the per-file context and message helpers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from cudalint.diagnostics import Diagnostic, Severity
+from cudalint.ir import Launch, Span, TranslationUnit
+from cudalint.model.arch import ArchError, parse_arch
+from cudalint.model.results import AccessResult, BankConflict
+
+#: Sections every rule docstring has, in this order (``--explain`` prints them).
+DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety")
+
+#: Appended to conflict messages for Kepler's 8-byte bank mode.
+BANK_MODE_8_SUFFIX = " in 8-byte bank mode"
+
+#: Items shown before an ellipsis in lists of words and lanes.
+_LIST_HEAD = 3
+
+
+@dataclass(frozen=True)
+class FileContext:
+    """Everything a rule may look at for one file."""
+
+    #: The path as the user gave it; diagnostics in the main file use this spelling.
+    path: str
+    unit: TranslationUnit
+    results: Sequence[AccessResult]
+
+    def display_file(self, file: str) -> str:
+        """``file`` as the user spelled the path when it names the analyzed file."""
+        if file == self.path or not file:
+            return self.path
+        try:
+            if os.path.abspath(file) == os.path.abspath(self.path):
+                return self.path
+        except ValueError:  # pragma: no cover - odd characters in a path
+            pass
+        return file
+
+    def array_name(self, key: str) -> str:
+        try:
+            return self.unit.array(key).name
+        except KeyError:
+            return key.rsplit("::", 1)[-1]
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    #: Whether the rule runs without ``--select``/``--extend-select`` naming it.
+    default_enabled: bool
+    #: One line, for listings.
+    summary: str
+    #: The module docstring, in the sections of ``DOC_SECTIONS``.
+    doc: str
+    check: Callable[[FileContext], Iterator[Diagnostic]]
+
+
+# --- message pieces ----------------------------------------------------------------------
+
+
+def format_number(value: float) -> str:
+    """``32`` for 32.0, ``1.5`` for 1.5, ``1.33`` for 4/3."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def kind_phrase(result: AccessResult) -> str:
+    return {"load": "load", "store": "store", "atomic": "atomic"}[result.access.kind]
+
+
+def format_list(items: Sequence[str]) -> str:
+    """``0, 1, 2, …`` for long lists; every item when there are at most four."""
+    if len(items) <= _LIST_HEAD + 1:
+        return ", ".join(items)
+    return ", ".join(items[:_LIST_HEAD]) + ", …"
+
+
+def is_kepler(arch: str) -> bool:
+    try:
+        return parse_arch(arch).family == "kepler"
+    except ArchError:
+        return False
+
+
+def conflict_note(result: AccessResult, conflict: BankConflict) -> str:
+    unit = "rows" if is_kepler(result.arch) else "words"
+    words = format_list([str(w) for w in conflict.words])
+    if all(len(lanes) == 1 for lanes in conflict.lanes):
+        lanes = format_list([str(lanes[0]) for lanes in conflict.lanes])
+    else:
+        lanes = format_list(
+            ["(" + ", ".join(str(x) for x in lanes) + ")" for lanes in conflict.lanes]
+        )
+    n = len(conflict.words)
+    unit_n = unit if n != 1 else unit[:-1]
+    return f"bank {conflict.bank} serves {n} distinct {unit_n} ({words}) for lanes {lanes}"
+
+
+def _launch_for(ctx: FileContext, result: AccessResult) -> Launch | None:
+    access = result.access
+    candidates = [
+        launch
+        for launch in ctx.unit.launches
+        if launch.kernel == access.kernel and launch.block == result.block_dim
+    ]
+    exact = [c for c in candidates if c.instantiation == access.instantiation]
+    chosen = exact or candidates
+    return chosen[0] if chosen else None
+
+
+def _span_location(ctx: FileContext, span: Span) -> str:
+    return f"{ctx.display_file(span.file)}:{span.line}"
+
+
+def block_shape_note(ctx: FileContext, result: AccessResult) -> str:
+    source = result.block_dim_source
+    if result.block_dim is None or source == "assumed":
+        return "block shape unknown; assumed: blockDim.x a multiple of 32"
+    shape = "(" + ", ".join(str(d) for d in result.block_dim) + ")"
+    if source == "launch":
+        launch = _launch_for(ctx, result)
+        where = f" at {_span_location(ctx, launch.span)}" if launch is not None else ""
+        return f"block shape {shape} from the launch{where}"
+    if source == "annotation":
+        return f"block shape {shape} from the 'cudalint: block-dim' annotation"
+    if source == "cli":
+        return f"block shape {shape} from --block-dim"
+    return f"block shape {shape} from the configuration"
+
+
+def warp_note(result: AccessResult) -> str | None:
+    # Warp 0 is where every search starts; naming it says nothing.
+    if not result.warp or result.block_dim is None:
+        return None
+    x, y, z = result.block_dim
+    if x * y * z <= 32:
+        return None
+    first = 32 * result.warp
+    last = min(first + 31, x * y * z - 1)
+    return f"worst warp: warp {result.warp} of the block (threads {first}-{last})"
+
+
+def access_notes(ctx: FileContext, result: AccessResult) -> tuple[str, ...]:
+    """The notes every access diagnostic carries: conflict, block shape, warp, arch."""
+    notes: list[str] = []
+    if result.conflict is not None:
+        notes.append(conflict_note(result, result.conflict))
+    notes.append(block_shape_note(ctx, result))
+    warp = warp_note(result)
+    if warp is not None:
+        notes.append(warp)
+    if result.access.instantiation:
+        notes.append(f"in instantiation {result.access.instantiation}")
+    notes.append(f"arch {result.arch}")
+    return tuple(notes)
+
+
+def access_diagnostic(
+    rule: Rule, ctx: FileContext, result: AccessResult, message: str
+) -> Diagnostic:
+    span = result.access.span
+    return Diagnostic(
+        code=rule.code,
+        name=rule.name,
+        severity=rule.severity,
+        message=message,
+        file=ctx.display_file(span.file),
+        line=span.line,
+        column=span.column,
+        end_line=span.end_line,
+        end_column=span.end_column,
+        result=result,
+        fix=None,
+        notes=access_notes(ctx, result),
+    )
+
+
+def conflict_message(template: str, ctx: FileContext, result: AccessResult) -> str:
+    """Fill a conflict message template; add the bank mode where it is not the usual 4."""
+    assert result.wavefronts is not None and result.ideal_wavefronts is not None
+    ways = result.ways if result.ways is not None else float(result.wavefronts)
+    message = template.format(
+        ways=format_number(ways),
+        kind=kind_phrase(result),
+        array=ctx.array_name(result.access.array),
+        wavefronts=result.wavefronts,
+        ideal=result.ideal_wavefronts,
+    )
+    if result.bank_mode == 8:
+        message += BANK_MODE_8_SUFFIX
+    return message

@@ -1,0 +1,63 @@
+"""CL003 unknown-shared-index: cudalint cannot decide how an access uses the banks.
+
+## What it does
+Reports an access to a `__shared__` array whose index the model cannot decide: it
+depends on a value loaded from memory, on an unsupported operation, or on a
+construct the frontend does not model yet. The message says why. This rule is off
+by default; enable it with `--select CL003` or `--extend-select CL003` to see
+which accesses were not checked.
+
+## Why is this bad?
+It is not bad in itself: it marks a blind spot. An access that cudalint cannot
+analyze can still have a bank conflict.
+
+## Example
+```cuda
+__global__ void k(const int *perm) {
+    __shared__ float s[1024];
+    float v = s[perm[threadIdx.x]];  // index loaded from global memory
+}
+```
+
+## Use instead
+Nothing needs to change. When the index is in fact an expression of the thread
+index, write it as one (or give the block shape) so that cudalint can prove it.
+
+## Fix safety
+No fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cudalint.diagnostics import Diagnostic
+from cudalint.rules.base import FileContext, Rule, access_diagnostic, kind_phrase
+
+MESSAGE = "cannot determine the bank conflicts of {kind} of '{array}'"
+#: Appended with the model's cause, e.g. ``: index loaded from memory``.
+CAUSE = ": {reason}"
+
+
+def check(ctx: FileContext) -> Iterator[Diagnostic]:
+    for result in ctx.results:
+        if result.status != "unknown":
+            continue
+        message = MESSAGE.format(
+            kind=kind_phrase(result), array=ctx.array_name(result.access.array)
+        )
+        reason = result.reason or result.access.unknown_reason
+        if reason:
+            message += CAUSE.format(reason=reason)
+        yield access_diagnostic(RULE, ctx, result, message)
+
+
+RULE = Rule(
+    code="CL003",
+    name="unknown-shared-index",
+    severity="info",
+    default_enabled=False,
+    summary="the model cannot decide the bank behaviour of a shared-memory access",
+    doc=__doc__ or "",
+    check=check,
+)
