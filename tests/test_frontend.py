@@ -109,7 +109,9 @@ def opaques(e: Expr) -> list[Opaque]:
 # --- helpers ------------------------------------------------------------------------------
 
 
-def parse(tmp_path: pathlib.Path, src: str | bytes, name: str = "k.cu", **opts: object) -> TranslationUnit:
+def parse(
+    tmp_path: pathlib.Path, src: str | bytes, name: str = "k.cu", **opts: object
+) -> TranslationUnit:
     path = tmp_path / name
     path.write_bytes(src.encode() if isinstance(src, str) else src)
     return parse_file(str(path), Options(**opts))  # type: ignore[arg-type]
@@ -705,7 +707,8 @@ __global__ void transpose{i}(float* out, const float* in, int n) {{
     out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
   tile[threadIdx.y][threadIdx.x] += tile[threadIdx.x][threadIdx.y] * 2.0f;
 }}""")
-    src = "\n".join(body) + "\nvoid host(float* a) { dim3 b(32, 8); transpose0<<<1, b>>>(a, a, 1); }\n"
+    launch = "void host(float* a) { dim3 b(32, 8); transpose0<<<1, b>>>(a, a, 1); }"
+    src = "\n".join(body) + "\n" + launch + "\n"
     assert 180 <= src.count("\n") <= 220
     path = tmp_path / "big.cu"
     path.write_text(src)

@@ -1025,7 +1025,11 @@ class _Translator:
             width = max(int(site.member.type.get_size()), 0)
             record = site.array.element_type.get_canonical()
             off = record.get_offset(site.member.spelling)
-            member_offset = off // 8 if off >= 0 else 0
+            if off >= 0:
+                member_offset = off // 8
+            elif elem_bytes is not None:  # e.g. a member of a template-dependent record
+                elem_bytes = None
+                unknown = f"offset of member '{site.member.spelling}' is not known"
         if elem_bytes is None:
             offset = Opaque(unknown, _dedupe([offset]), LONG)
         else:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from cudalint.ir import (
     BLOCK_DIM,
@@ -44,8 +45,10 @@ from cudalint.ir import (
     TranslationUnit,
     Unary,
 )
-from cudalint.model.algebra import split
 from cudalint.model.arch import Arch, parse_arch
+
+if TYPE_CHECKING:
+    from cudalint.model.algebra import Split
 from cudalint.model.banks import warp_cost
 from cudalint.model.evaluate import EvalError, compile_expr, free_symbols
 from cudalint.model.results import AccessResult, Cost
@@ -56,6 +59,22 @@ LANE_PARAMS = (*THREAD_IDX, *BLOCK_DIM)
 #: Values tried for entangled uniform symbols, by how many there are.
 _SAMPLES = {1: 64, 2: 16, 3: 6}
 _BASE_VALUES = (0, 1, 3, 7, 64)
+
+
+@dataclass(frozen=True)
+class _Separable:
+    """Stands in for algebra.Split when the offset reads no uniform symbol."""
+
+    separable: bool = True
+    uniform_symbols: tuple[str, ...] = ()
+    coefficients: tuple[tuple[str, int], ...] | None = ()
+    entangled: tuple[str, ...] = ()
+
+    def shift_step(self, period: int) -> int:
+        return period
+
+
+_NO_UNIFORMS = _Separable()
 
 
 @dataclass(frozen=True)
@@ -358,7 +377,13 @@ def prove(
     align = alignment(array, access.width)
     cache: dict[tuple[object, ...], Cost] = {}
     try:
-        sp = split(offset, frozenset(enumerated), frozenset(free))
+        if free:
+            # sympy is imported only when a uniform symbol needs the algebra.
+            from cudalint.model.algebra import split
+
+            sp: Split | _Separable = split(offset, frozenset(enumerated), frozenset(free))
+        else:
+            sp = _NO_UNIFORMS
         if sp.separable:
             values, addresses = _base_values(offset, guard, warps, free)
             if base is None:
