@@ -8,7 +8,7 @@ them. Index expressions are small trees of integer operations with C semantics
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 AccessKind = Literal["load", "store", "atomic"]
 BlockDimSource = Literal["launch", "annotation", "cli", "config", "assumed"]
@@ -66,6 +66,24 @@ class Sym:
     type: IntType = UINT
     #: True for values that differ between lanes of one warp (the thread index).
     lane_dependent: bool = False
+    #: For a uniform loop variable: the sequence of values it takes (None: any value).
+    induction: Induction | None = None
+
+
+@dataclass(frozen=True)
+class Induction:
+    """The values of a uniform loop variable: ``start``, then ``var = var op step``
+    while ``var cmp bound`` holds (``cmp`` None: no bound the frontend could read).
+
+    ``for (s = blockDim.x / 2; s > 0; s >>= 1)`` is ``Induction(blockDim.x / 2, ">>", 1,
+    ">", 0)``. The model evaluates the sequence once the block shape is known.
+    """
+
+    start: Expr
+    op: Literal["+", "-", "*", "/", "<<", ">>"]
+    step: Expr
+    cmp: Literal["<", "<=", ">", ">=", "!="] | None = None
+    bound: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -117,7 +135,7 @@ class Opaque:
     type: IntType = INT
 
 
-Expr = Union[Const, Sym, Unary, Binary, Select, Cast, Opaque]
+Expr = Const | Sym | Unary | Binary | Select | Cast | Opaque
 
 
 # --- declarations and accesses -----------------------------------------------------------
@@ -172,6 +190,18 @@ class Access:
     instantiation: str | None = None
     #: Why the offset could not be modelled, if it could not.
     unknown_reason: str | None = None
+    #: The subscripts, outermost first, when the access is a plain subscript chain on the
+    #: array (``t[i][j]`` → ``(i, j)``); the offset is then ``(i*B + j)*E + element_offset``.
+    #: Empty when the access goes through a derived pointer or cast.
+    indices: tuple[Expr, ...] = ()
+    #: Byte offset inside the element (``s[i].y`` → 4).
+    element_offset: int = 0
+    #: Accesses with the same non-negative region run in one straight line of code with
+    #: no barrier between them (nvcc may merge neighbouring ones into a wider access).
+    region: int = -1
+    #: Source order within the function (for merging and stable output).
+    order: int = 0
+    volatile: bool = False
 
 
 @dataclass(frozen=True)

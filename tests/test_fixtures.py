@@ -382,6 +382,23 @@ def test_fixture(path: Path) -> None:
         )
 
 
+def test_readme_example_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """README's sample session is what ``cudalint examples/transpose.cu`` prints (exit 1)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"```console\n\$ (cudalint [^\n]*)\n(.*?)```", readme, re.S)
+    assert m, "README.md has no ```console block with a cudalint session"
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("NO_COLOR", "1")
+    try:
+        code, out, _ = run_cudalint(shlex.split(m.group(1))[1:])
+    except (NotImplementedError, ImportError) as exc:
+        if os.environ.get("CUDALINT_REQUIRE_PIPELINE") == "1":
+            raise
+        pytest.skip(f"pipeline not available yet: {type(exc).__name__}: {exc}")
+    assert code == 1
+    assert out.rstrip("\n") == m.group(2).rstrip("\n")
+
+
 # --- the fixtures themselves ---------------------------------------------------------------
 
 
