@@ -161,6 +161,11 @@ class SharedArray:
     kernel: str | None = None
     #: Alignment of the declaration in bytes (clang's; 0 when the frontend did not say).
     alignment: int = 0
+    #: Dynamic shared memory (``extern __shared__ T s[]`` and arrays carved from it, whose
+    #: ``dims`` are ``(0,)``): the byte offset of this array from the start of the
+    #: kernel's dynamic window (an expression when it is not a constant). None for
+    #: static arrays, which the model places itself.
+    base_offset: Expr | None = None
 
     @property
     def size_bytes(self) -> int:

@@ -86,6 +86,9 @@ lane_exprs = st.recursive(leaves, _extend, max_leaves=6)
 uniform_terms = st.one_of(
     st.just(Const(0)),
     st.builds(lambda c: _b("*", K, Const(c)), st.sampled_from([1, 2, 3, 4, 8, 16, 33])),
+    # a uniform symbol that scales the lane pattern (a runtime or template stride)
+    st.builds(lambda c, e: _b("*", _b("*", K, Const(c)), e), st.sampled_from([1, 2, 3, 16, 32]),
+              st.sampled_from([TX, TY, _b("%", TX, Const(16)), _b("/", TX, Const(2))])),
 )
 SHAPES = [(32, 1, 1), (32, 8, 1), (16, 16, 1), (8, 4, 2), (48, 3, 1), (100, 1, 1)]
 WIDTHS = {1: "char", 2: "short", 4: "float", 8: "double", 16: "float4"}
@@ -120,7 +123,7 @@ def brute(
     return None if worst is None else (worst[1], worst[2])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     lane=lane_exprs,
     uni=uniform_terms,
@@ -129,7 +132,7 @@ def brute(
     shape=st.sampled_from(SHAPES),
     arch=st.sampled_from([("sm_90", 4), ("sm_35", 4), ("sm_35", 8), ("sm_20", 4)]),
     guarded=st.booleans(),
-    ks=st.lists(st.integers(0, 300), min_size=3, max_size=6),
+    ks=st.lists(st.integers(0, 300), min_size=3, max_size=6).map(lambda v: [0, 1, *v]),
 )
 def test_proof_matches_brute_force(
     lane: Expr, uni: Expr, width: int, kind: str, shape: tuple[int, int, int],
@@ -146,15 +149,18 @@ def test_proof_matches_brute_force(
     p = period(a, arch[1], width)
     bases = range(0, p, alignment(array, width))
     samples = [
-        b for k in ks for base in bases
+        (k, *b) for k in ks for base in bases
         if (b := brute(index, guard, width, kind, shape, arch[0], arch[1], k, base)) is not None
     ]
     if not samples:
         return
     assert r.wavefronts is not None and r.ideal_wavefronts is not None
     got = r.wavefronts / r.ideal_wavefronts
-    for wf, ideal in samples:
-        assert wf / ideal <= got + 1e-9, (r, wf, ideal)
+    sampled_range = r.status == "worst-case" and r.reason is not None and "worst over" in r.reason
+    for k, wf, ideal in samples:
+        if sampled_range and k > 63:
+            continue  # a sampled range bounds only the values inside it
+        assert wf / ideal <= got + 1e-9, (r, k, wf, ideal)
     if r.status == "proved":
         # every sampled uniform value reaches the proved number
         for k in ks:

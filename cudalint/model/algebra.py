@@ -129,3 +129,19 @@ def split(expr: Expr, lane_names: frozenset[str], uniform_names: frozenset[str])
             coeffs = None
             break
     return Split(True, names, tuple(coeffs) if coeffs is not None else None)
+
+
+@lru_cache(maxsize=4096)
+def linear_in(expr: Expr, name: str) -> bool:
+    """Whether ``expr`` is ``a + name * b`` with ``name`` in neither a nor b, and never
+    inside an operation sympy keeps opaque (division, shifts, bit operations, ...)."""
+    e = sp.expand(to_sympy(expr))
+    s = symbol(name)
+    for f in e.atoms(sp.Function):
+        if s in f.free_symbols:
+            return False
+    try:
+        poly = sp.Poly(e, s)
+    except sp.PolynomialError:
+        return False
+    return bool(poly.degree() <= 1)

@@ -46,14 +46,19 @@ from cudalint.ir import (
     Unary,
 )
 from cudalint.model.arch import Arch, parse_arch
+from cudalint.model.banks import warp_cost
+from cudalint.model.evaluate import EvalError, compile_expr, free_symbols
+from cudalint.model.results import AccessResult, Cost, Status
+from cudalint.model.warps import (
+    ENUMERATED,
+    Warp,
+    assumed_shape_warps,
+    known_shape_warps,
+)
+from cudalint.options import Options
 
 if TYPE_CHECKING:
     from cudalint.model.algebra import Split
-from cudalint.model.banks import warp_cost
-from cudalint.model.evaluate import EvalError, compile_expr, free_symbols
-from cudalint.model.results import AccessResult, Cost
-from cudalint.model.warps import ENUMERATED, Warp, assumed_shape_warps, known_shape_warps
-from cudalint.options import Options
 
 LANE_PARAMS = (*THREAD_IDX, *BLOCK_DIM)
 #: Values tried for entangled uniform symbols, by how many there are.
@@ -194,85 +199,197 @@ def static_layout(tu: TranslationUnit) -> dict[tuple[str, str], int]:
     return out
 
 
+
+# --- cases: one warp, one value of each loop variable -----------------------------------
+
+_MAX_ITERATIONS = 64
+_MAX_CASES = 4096
+_MAX_EVALUATIONS = 40_000
+
+
+@dataclass
+class _Case:
+    warp: Warp
+    #: Values of the loop variables for this case, in ``_Plan.inductions`` order.
+    loop_values: tuple[int, ...]
+    #: Byte address per lane (None: inactive) with the free uniform symbols at base values.
+    addresses: list[int | None]
+
+
 @dataclass
 class _Outcome:
     cost: Cost
-    warp: Warp
+    case: _Case
     shift: int
+    s_value: int | None = None
 
 
-def _costs(
-    addresses: list[list[int | None]],
-    warps: list[Warp],
-    shifts: Iterable[int],
-    access: Access,
-    arch: Arch,
-    bank_mode: int,
-    cache: dict[tuple[object, ...], Cost],
+def _better(a: _Outcome, b: _Outcome | None) -> bool:
+    return b is None or (a.cost.ways, a.cost.wavefronts) > (b.cost.ways, b.cost.wavefronts)
+
+
+def _sequence(ind: Sym, shape: tuple[int, int, int]) -> list[int] | None:
+    """The values a uniform loop variable takes under a block shape, or None if unbounded."""
+    d = ind.induction
+    assert d is not None
+    env = dict(zip(BLOCK_DIM, shape, strict=True))
+    names = tuple(sorted(env))
+    try:
+        start = compile_expr(d.start, names)(*(env[n] for n in names))
+        step = compile_expr(d.step, names)(*(env[n] for n in names))
+        bound = (
+            compile_expr(d.bound, names)(*(env[n] for n in names)) if d.bound is not None else None
+        )
+    except (EvalError, KeyError):
+        return None
+    if d.cmp is None or bound is None:
+        return None
+    ops: dict[str, Callable[[int, int], bool]] = {
+        "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b, "!=": lambda a, b: a != b,
+    }
+    cmp = ops[d.cmp]
+    values: list[int] = []
+    v = start
+    while cmp(v, bound):
+        values.append(v)
+        if len(values) > _MAX_ITERATIONS:
+            return None
+        if d.op == "+":
+            nv = v + step
+        elif d.op == "-":
+            nv = v - step
+        elif d.op == "*":
+            nv = v * step
+        elif d.op == "/":
+            if step == 0:
+                return None
+            nv = int(v / step)
+        elif d.op == "<<":
+            nv = v << step if 0 <= step < 64 else v
+        else:
+            nv = v >> step if 0 <= step < 64 else v
+        if nv == v:
+            return None  # no progress: not a loop we can enumerate
+        v = nv
+    return values
+
+
+Sequences = dict[str, dict[tuple[int, ...], list[int]]]
+
+
+def _evaluable_inductions(syms: set[Sym], warps: list[Warp]) -> Sequences:
+    """Loop variables whose values follow from the block shape, with their sequences."""
+    shapes = {lane[3:6] for w in warps for lane in w.lanes if lane is not None}
+    out: dict[str, dict[tuple[int, ...], list[int]]] = {}
+    for sym in syms:
+        d = sym.induction
+        if d is None:
+            continue
+        inputs = free_symbols(d.start) | free_symbols(d.step)
+        if d.bound is not None:
+            inputs |= free_symbols(d.bound)
+        if any(i.name not in BLOCK_DIM for i in inputs):
+            continue
+        seqs: dict[tuple[int, ...], list[int]] = {}
+        for shp in shapes:
+            seq = _sequence(sym, (shp[0], shp[1], shp[2]))
+            if seq is None:
+                break
+            seqs[shp] = seq
+        else:
+            out[sym.name] = seqs
+    return out
+
+
+def _build_cases(
+    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    values: tuple[int, ...],
+) -> list[_Case]:
+    params = (*LANE_PARAMS, *loops, *free)
+    off = compile_expr(offset, params)
+    grd = compile_expr(guard, params) if guard is not None else None
+    cases: list[_Case] = []
+    for warp in warps:
+        first = next((ln for ln in warp.lanes if ln is not None), None)
+        if first is None:
+            continue
+        shp = first[3:6]
+        combos = itertools.product(*(sequences[n][shp] for n in loops)) if loops else [()]
+        for lv in combos:
+            addrs: list[int | None] = []
+            for lane in warp.lanes:
+                if lane is None:
+                    addrs.append(None)
+                    continue
+                args = (*lane, *lv, *values)
+                if grd is not None and not grd(*args):
+                    addrs.append(None)
+                else:
+                    addrs.append(off(*args))
+            if any(a is not None for a in addrs):
+                cases.append(_Case(warp, tuple(lv), addrs))
+            if len(cases) > _MAX_CASES:
+                raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
+    return cases
+
+
+class _TooComplex(Exception):
+    pass
+
+
+def _cost_at(
+    addrs: list[int | None], access: Access, arch: Arch, bank_mode: int, p: int,
+    cache: dict[tuple[object, ...], Cost | None],
+) -> Cost | None:
+    """Cost of one warp's addresses; None when a lane is misaligned (an impossible shift)."""
+    present = [a for a in addrs if a is not None]
+    base = min(present) // p * p
+    key = tuple(None if a is None else a - base for a in addrs)
+    if key in cache:
+        return cache[key]
+    cost: Cost | None
+    if any(a % access.width for a in present):
+        cost = None
+    else:
+        cost = warp_cost(addrs, access.width, access.kind, arch, bank_mode)
+    cache[key] = cost
+    return cost
+
+
+def _worst_over_shifts(
+    cases: list[_Case], shifts: Iterable[int], access: Access, arch: Arch, bank_mode: int,
+    cache: dict[tuple[object, ...], Cost | None],
 ) -> dict[int, _Outcome]:
-    """Worst warp per feasible shift (shifts that misalign some lane are skipped)."""
+    """Per feasible shift, the worst case. A shift that misaligns any lane is dropped."""
     p = period(arch, bank_mode, access.width)
     out: dict[int, _Outcome] = {}
     for r in shifts:
         worst: _Outcome | None = None
-        for warp, addrs in zip(warps, addresses, strict=True):
-            shifted = [None if a is None else a + r for a in addrs]
-            if any(a is not None and a % access.width for a in shifted):
-                break
-            present = [a for a in shifted if a is not None]
-            if not present:
-                continue
-            base = min(present) // p * p
-            key = tuple(None if a is None else a - base for a in shifted)
-            cost = cache.get(key)
+        for case in cases:
+            shifted = [None if a is None else a + r for a in case.addresses]
+            cost = _cost_at(shifted, access, arch, bank_mode, p, cache)
             if cost is None:
-                cost = warp_cost(shifted, access.width, access.kind, arch, bank_mode)
-                cache[key] = cost
-            if worst is None or (cost.ways, cost.wavefronts) > (
-                worst.cost.ways,
-                worst.cost.wavefronts,
-            ):
-                worst = _Outcome(cost, warp, r)
+                break
+            o = _Outcome(cost, case, r)
+            if _better(o, worst):
+                worst = o
         else:
             if worst is not None:
                 out[r] = worst
     return out
 
 
-def _evaluate_warps(
-    offset: Expr,
-    guard: Expr | None,
-    warps: list[Warp],
-    free: tuple[str, ...],
-    values: tuple[int, ...],
-) -> list[list[int | None]]:
-    params = (*LANE_PARAMS, *free)
-    off = compile_expr(offset, params)
-    grd = compile_expr(guard, params) if guard is not None else None
-    result = []
-    for warp in warps:
-        addrs: list[int | None] = []
-        for lane in warp.lanes:
-            if lane is None:
-                addrs.append(None)
-                continue
-            args = (*lane, *values)
-            if grd is not None and not grd(*args):
-                addrs.append(None)
-            else:
-                addrs.append(off(*args))
-        result.append(addrs)
-    return result
-
-
 def _base_values(
-    offset: Expr, guard: Expr | None, warps: list[Warp], free: tuple[str, ...]
-) -> tuple[tuple[int, ...], list[list[int | None]]]:
+    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+) -> tuple[tuple[int, ...], list[_Case]]:
     last: EvalError | None = None
     for v in _BASE_VALUES:
         values = tuple(v for _ in free)
         try:
-            return values, _evaluate_warps(offset, guard, warps, free, values)
+            return values, _build_cases(offset, guard, warps, loops, sequences, free, values)
         except EvalError as e:
             last = e
     raise last if last is not None else EvalError("no value")
@@ -289,17 +406,110 @@ def _condition(
             if (c * j) % p == worst_shift % p:
                 modulus = p // _gcd(c, p)
                 u0 = base[free.index(name)]
-                return f"when {name} % {modulus} == {(u0 + j) % modulus}"
+                return f"when {_display(name)} % {modulus} == {(u0 + j) % modulus}"
     if not coefficients and array is not None:
         return f"when '{array.name}' starts at byte {worst_shift} mod {p}"
-    names = ", ".join(n for n in free if not n.startswith("opaque")) or "the uniform values"
+    names = ", ".join(_display(n) for n in free if not n.startswith("opaque"))
+    names = names or "the uniform values"
     return f"for some values of {names} (uniform shift {worst_shift} mod {p})"
+
+
+def _display(name: str) -> str:
+    return name.split("@", 1)[0]
 
 
 def _gcd(a: int, b: int) -> int:
     while b:
         a, b = b, a % b
     return abs(a)
+
+
+def _loop_label(loops: tuple[str, ...], values: tuple[int, ...]) -> str:
+    return ", ".join(f"{_display(n)} = {v}" for n, v in zip(loops, values, strict=True))
+
+
+# --- a symbol that scales the lane pattern ---------------------------------------------------
+
+
+def _bank_span(arch: Arch, bank_mode: int) -> int:
+    """Bytes after which the bank mapping repeats (32 banks x bank width)."""
+    return 32 * (8 if arch.family == "kepler" and bank_mode == 8 else 4)
+
+
+def _closeness(arch: Arch) -> int:
+    """Two addresses closer than this can share a word (or a Kepler row)."""
+    return 256 if arch.family == "kepler" else 4
+
+
+def _linear_cases(
+    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    s_index: int,
+) -> tuple[tuple[int, ...], list[_Case], list[list[int]]]:
+    """Cases at S = 0 and the per-lane coefficient of S (offset = a0 + S * g)."""
+    base_vals: tuple[int, ...] | None = None
+    last: EvalError | None = None
+    for v in _BASE_VALUES:
+        vals = [v for _ in free]
+        try:
+            vals[s_index] = 0
+            c0 = _build_cases(offset, guard, warps, loops, sequences, free, tuple(vals))
+            vals[s_index] = 1
+            c1 = _build_cases(offset, guard, warps, loops, sequences, free, tuple(vals))
+            vals[s_index] = 3
+            c3 = _build_cases(offset, guard, warps, loops, sequences, free, tuple(vals))
+            vals[s_index] = 0
+            base_vals = tuple(vals)
+            break
+        except EvalError as e:
+            last = e
+    if base_vals is None:
+        raise last if last is not None else EvalError("no value")
+    if not (len(c0) == len(c1) == len(c3)):
+        raise _NotLinear()
+    slopes: list[list[int]] = []
+    for a, b, c in zip(c0, c1, c3, strict=True):
+        g: list[int] = []
+        for x, y, z in zip(a.addresses, b.addresses, c.addresses, strict=True):
+            if (x is None) != (y is None) or (x is None) != (z is None):
+                raise _NotLinear()  # the guard depends on S
+            if x is None or y is None or z is None:
+                g.append(0)
+                continue
+            if z - x != 3 * (y - x):
+                raise _NotLinear()
+            g.append(y - x)
+        slopes.append(g)
+    return base_vals, c0, slopes
+
+
+class _NotLinear(Exception):
+    pass
+
+
+def _gcd_formula(name: str, ways: dict[int, float], span_units: int) -> str | None:
+    """``gcd(m*S, Q)`` when it reproduces the ways of every residue class of S."""
+    for q in (32, 16, 8, 4, 2):
+        for m in (1, 2, 4, 8, 16, 32, 64, 128, 256):
+            if all(abs(w - _gcd(m * r, q)) < 1e-9 for r, w in ways.items()):
+                return f"gcd({name}, {q})" if m == 1 else f"gcd({m}*{name}, {q})"
+    return None
+
+
+def _residue_condition(name: str, worst_set: set[int], modulus: int) -> str:
+    """The coarsest ``S % M == j`` that selects exactly ``worst_set`` of residues mod modulus."""
+    m = 1
+    while m <= modulus:
+        if modulus % m == 0:
+            classes = {r % m for r in worst_set}
+            if len(classes) == 1:
+                j = classes.pop()
+                if {r for r in range(modulus) if r % m == j} == worst_set:
+                    return f"when {name} % {m} == {j}" if m > 1 else "for every value"
+        m *= 2
+    return f"when {name} % {modulus} is one of {sorted(worst_set)[:8]}"
+
+# --- the proof ------------------------------------------------------------------------------
 
 
 def prove(
@@ -316,16 +526,18 @@ def prove(
     otherwise every base the array's alignment allows is considered.
     """
 
-    def result(status: str, cost: Cost | None, reason: str | None, warp: Warp | None = None
-               ) -> AccessResult:
+    def result(
+        status: Status, cost: Cost | None, reason: str | None, case: _Case | None = None,
+        formula: str | None = None,
+    ) -> AccessResult:
         return AccessResult(
-            access=access, arch=arch.name, bank_mode=bank_mode,
-            status=status,  # type: ignore[arg-type]
+            access=access, arch=arch.name, bank_mode=bank_mode, status=status,
             wavefronts=cost.wavefronts if cost else None,
             ideal_wavefronts=cost.ideal if cost else None,
             reason=reason, block_dim=shape.dims, block_dim_source=shape.source,
             conflict=cost.conflict if cost else None,
-            warp=warp.index if warp is not None else None,
+            warp=case.warp.index if case is not None else None,
+            ways_formula=formula,
         )
 
     if access.unknown_reason:
@@ -336,11 +548,13 @@ def prove(
             f"{access.width * 8}-bit shared atomics compile to a compare-and-swap loop "
             "whose cost depends on contention",
         )
+    if access.width not in (1, 2, 4, 8, 16):
+        return result("unknown", None, f"no shared instruction moves {access.width} bytes")
     opaques: dict[Opaque, Sym] = {}
     try:
         offset = _abstract_opaques(access.offset, opaques)
     except _LaneOpaque as e:
-        return result("unknown", None, f"index depends on {e.reason}")
+        return result("unknown", None, f"the index depends on {e.reason}")
     guard = access.guard
     guard_note: str | None = None
     if guard is not None:
@@ -348,98 +562,245 @@ def prove(
             guard = _abstract_opaques(guard, opaques)
         except _LaneOpaque as e:
             guard, guard_note = None, f"the guard depends on {e.reason}"
-    if guard is not None:
-        gsyms = {s.name for s in free_symbols(guard)}
-        if not gsyms & ENUMERATED:
-            guard = None  # uniform: all lanes or none
-        elif gsyms - ENUMERATED:
-            guard_note = "the guard depends on " + ", ".join(sorted(gsyms - ENUMERATED))
-            guard = None
-
     if shape.dims is not None:
         known = dict(zip(BLOCK_DIM, shape.dims, strict=True))
         offset = _substitute(offset, known)
         guard = _substitute(guard, known) if guard is not None else None
-    osyms = {s.name for s in free_symbols(offset)}
-    if guard is not None:
-        osyms |= {s.name for s in free_symbols(guard)}
-    enumerated = (
-        frozenset(THREAD_IDX) if shape.dims is not None else ENUMERATED
-    )
-    free = tuple(sorted(osyms - ENUMERATED))
-    used = frozenset(osyms & ENUMERATED)
+
     if shape.dims is not None:
         warps = known_shape_warps(shape.dims)
     else:
-        warps = list(assumed_shape_warps(used, shape.max_threads))
+        used = {s.name for s in free_symbols(offset)}
+        if guard is not None:
+            used |= {s.name for s in free_symbols(guard)}
+        # a loop variable whose bounds read blockDim needs every shape enumerated
+        for s_ in free_symbols(offset) | (free_symbols(guard) if guard is not None else set()):
+            d = s_.induction
+            if d is not None:
+                for part in (d.start, d.step, d.bound):
+                    if part is not None:
+                        used |= {i.name for i in free_symbols(part)}
+        warps = list(assumed_shape_warps(frozenset(used & ENUMERATED), shape.max_threads))
+
+    all_syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
+    sequences = _evaluable_inductions(all_syms, warps)
+    loops = tuple(sorted(sequences))
+    if guard is not None:
+        gnames = {s.name for s in free_symbols(guard)}
+        if not gnames & (ENUMERATED | set(loops)):
+            guard = None  # uniform: every lane or none
+        elif gnames - ENUMERATED - set(loops):
+            guard_note = "the guard depends on " + ", ".join(
+                sorted(_display(n) for n in gnames - ENUMERATED - set(loops))
+            )
+            guard = None
+    names = {s.name for s in free_symbols(offset)}
+    if guard is not None:
+        names |= {s.name for s in free_symbols(guard)}
+    free = tuple(sorted(names - ENUMERATED - set(loops)))
+    enumerated = (
+        frozenset(THREAD_IDX) if shape.dims is not None else ENUMERATED
+    ) | frozenset(loops)
 
     p = period(arch, bank_mode, access.width)
     align = alignment(array, access.width)
-    cache: dict[tuple[object, ...], Cost] = {}
+    cache: dict[tuple[object, ...], Cost | None] = {}
     try:
         if free:
             # sympy is imported only when a uniform symbol needs the algebra.
-            from cudalint.model.algebra import split
+            from cudalint.model.algebra import linear_in, split
 
-            sp: Split | _Separable = split(offset, frozenset(enumerated), frozenset(free))
+            sp: Split | _Separable = split(offset, enumerated, frozenset(free))
         else:
             sp = _NO_UNIFORMS
         if sp.separable:
-            values, addresses = _base_values(offset, guard, warps, free)
+            values, cases = _base_values(offset, guard, warps, loops, sequences, free)
+            if not cases:
+                return result("unknown", None, "no lane executes the access")
             if base is None:
                 step = _gcd(sp.shift_step(p), align)
                 shifts: Iterable[int] = range(0, p, step)
             else:
                 step = sp.shift_step(p)
                 shifts = sorted({(base + j) % p for j in range(0, p, step)})
-            outcomes = _costs(addresses, warps, shifts, access, arch, bank_mode, cache)
+            outcomes = _worst_over_shifts(cases, shifts, access, arch, bank_mode, cache)
             if not outcomes:
-                return result("unknown", None, "no lane executes the access, or it is misaligned")
+                return result("unknown", None, "every lane's address is misaligned")
             worst = max(outcomes.values(), key=lambda o: (o.cost.ways, o.cost.wavefronts))
             distinct = {(o.cost.wavefronts, o.cost.ideal) for o in outcomes.values()}
             if len(distinct) > 1:
                 coeffs = sp.coefficients if sp.uniform_symbols else ()
                 cond = _condition(worst.shift - (base or 0), coeffs, values, free, p, array)
-                return result("worst-case", worst.cost, cond, worst.warp)
-            return _guarded(result, worst, guard_note)
-        # Entangled: sample the uniform symbols over a stated range.
-        n = _SAMPLES.get(len(free), 3)
-        best: tuple[_Outcome, tuple[int, ...]] | None = None
-        for values in itertools.product(range(n), repeat=len(free)):
+                return result("worst-case", worst.cost, cond, worst.case)
+            if loops:
+                per_iteration = _by_iteration(cases, worst.shift, access, arch, bank_mode, cache)
+                if len({(c.wavefronts, c.ideal) for c in per_iteration.values()}) > 1:
+                    at = max(per_iteration, key=lambda k: (per_iteration[k].ways,
+                                                           per_iteration[k].wavefronts))
+                    return result("worst-case", worst.cost, "when " + _loop_label(loops, at),
+                                  worst.case)
+            if guard_note is not None and worst.cost.wavefronts > worst.cost.ideal:
+                return result("worst-case", worst.cost,
+                              f"if every lane passes the guard ({guard_note})", worst.case)
+            return result("proved", worst.cost, None, worst.case)
+        if len(sp.entangled) == 1 and linear_in(offset, sp.entangled[0]):
             try:
-                addresses = _evaluate_warps(offset, guard, warps, free, values)
-            except EvalError:
-                continue
-            at_base = range(0, p, align) if base is None else (base % p,)
-            outcomes = _costs(addresses, warps, at_base, access, arch, bank_mode, cache)
-            for o in outcomes.values():
-                if best is None or (o.cost.ways, o.cost.wavefronts) > (
-                    best[0].cost.ways, best[0].cost.wavefronts,
-                ):
-                    best = (o, values)
-        if best is None:
-            return result("unknown", None, "the index has no defined value in the sampled range")
-        names = ", ".join(free)
-        at = ", ".join(f"{k} = {v}" for k, v in zip(free, best[1], strict=True))
-        reason = (
-            f"{', '.join(sp.entangled)} changes the lane pattern; worst over "
-            f"{names} in [0, {n - 1}], at {at}"
-        )
-        return result("worst-case", best[0].cost, reason, best[0].warp)
+                return _prove_linear(result, offset, guard, warps, loops, sequences, free,
+                                     sp.entangled[0], access, arch, bank_mode, base, align, cache)
+            except _NotLinear:
+                pass
+        return _sampled(result, offset, guard, warps, loops, sequences, free, sp.entangled,
+                        access, arch, bank_mode, base, align, cache)
     except EvalError as e:
         return result("unknown", None, f"the index is undefined: {e}")
+    except _TooComplex as e:
+        return result("unknown", None, f"too complex: {e}")
 
 
-def _guarded(
-    result: Callable[[str, Cost | None, str | None, Warp | None], AccessResult],
-    worst: _Outcome,
-    guard_note: str | None,
+_Result = Callable[..., AccessResult]
+
+
+def _by_iteration(
+    cases: list[_Case], shift: int, access: Access, arch: Arch, bank_mode: int,
+    cache: dict[tuple[object, ...], Cost | None],
+) -> dict[tuple[int, ...], Cost]:
+    """Worst cost over warps for each combination of loop-variable values."""
+    p = period(arch, bank_mode, access.width)
+    out: dict[tuple[int, ...], Cost] = {}
+    for case in cases:
+        shifted = [None if a is None else a + shift for a in case.addresses]
+        cost = _cost_at(shifted, access, arch, bank_mode, p, cache)
+        if cost is None:
+            continue
+        prev = out.get(case.loop_values)
+        if prev is None or (cost.ways, cost.wavefronts) > (prev.ways, prev.wavefronts):
+            out[case.loop_values] = cost
+    return out
+
+
+def _prove_linear(
+    result: _Result, offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...], s_name: str,
+    access: Access, arch: Arch, bank_mode: int, base: int | None, align: int,
+    cache: dict[tuple[object, ...], Cost | None],
 ) -> AccessResult:
-    if guard_note is None or worst.cost.wavefronts <= worst.cost.ideal:
-        return result("proved", worst.cost, None, worst.warp)
-    return result(
-        "worst-case", worst.cost, f"if every lane passes the guard ({guard_note})", worst.warp
+    """Exact over every integer S when the offset is ``a0(lane) + S * g(lane)``.
+
+    Two lanes can only share a word (or a Kepler row) for the finitely many S that bring
+    them within a few bytes of each other; those S are costed one by one. For every
+    other S, no pair of lanes with different slopes is that close, so the cost depends on
+    S only modulo the bank span (128 or 256 bytes): one representative per residue.
+    """
+    s_index = free.index(s_name)
+    _, cases, slopes = _linear_cases(offset, guard, warps, loops, sequences, free, s_index)
+    if not cases:
+        return result("unknown", None, "no lane executes the access")
+    close = _closeness(arch)
+    span = _bank_span(arch, bank_mode)
+    specials: set[int] = set()
+    reach = 0
+    for case, g in zip(cases, slopes, strict=True):
+        act = [(a, gi) for a, gi in zip(case.addresses, g, strict=True) if a is not None]
+        pairs = {(a1 - a2, g1 - g2) for i, (a1, g1) in enumerate(act) for a2, g2 in act[i + 1:]}
+        for df, dg in pairs:
+            reach = max(reach, abs(df) + close)
+            if dg == 0:
+                continue
+            lo = -(df + close - 1) // dg if dg > 0 else -(df - close + 1) // dg
+            for sv in range(min(lo, lo + (2 * close) // abs(dg) + 1) - 1,
+                            max(lo, lo + (2 * close) // abs(dg) + 1) + 2):
+                if abs(df + sv * dg) < close:
+                    specials.add(sv)
+        if len(specials) > 4096:
+            raise _NotLinear()
+    far = (reach // span + 2) * span + max(abs(v) for v in specials | {0}) // span * span
+    p = period(arch, bank_mode, access.width)
+    shifts = range(0, p, align) if base is None else (base % p,)
+    if len(cases) * (span + len(specials)) * len(shifts) > _MAX_EVALUATIONS:
+        raise _NotLinear()
+
+    def cost_for(sv: int) -> _Outcome | None:
+        worst: _Outcome | None = None
+        for r in shifts:
+            for case, g in zip(cases, slopes, strict=True):
+                addrs = [None if a is None else a + sv * gi + r
+                         for a, gi in zip(case.addresses, g, strict=True)]
+                c = _cost_at(addrs, access, arch, bank_mode, p, cache)
+                if c is None:
+                    break
+                o = _Outcome(c, case, r, sv)
+                if _better(o, worst):
+                    worst = o
+        return worst
+
+    generic: dict[int, _Outcome] = {}
+    for rsd in range(span):
+        o = cost_for(far + rsd)
+        if o is not None:
+            generic[rsd] = o
+    special: dict[int, _Outcome] = {}
+    for sv in sorted(specials):
+        o = cost_for(sv)
+        if o is not None:
+            special[sv] = o
+    every = list(generic.values()) + list(special.values())
+    if not every:
+        return result("unknown", None, "every lane's address is misaligned")
+    worst = max(every, key=lambda o: (o.cost.ways, o.cost.wavefronts))
+    name = _display(s_name)
+    if len({(o.cost.wavefronts, o.cost.ideal) for o in every}) == 1:
+        return result("proved", worst.cost, None, worst.case)
+    ways = {r: o.cost.ways for r, o in generic.items()}
+    formula = _gcd_formula(name, ways, span)
+    top = max(o.cost.ways for o in every)
+    worst_res = {r for r, o in generic.items() if abs(o.cost.ways - top) < 1e-9}
+    if worst_res:
+        cond = _residue_condition(name, worst_res, span)
+    else:
+        cond = "when " + name + " = " + ", ".join(
+            str(v) for v, o in special.items() if abs(o.cost.ways - top) < 1e-9
+        )
+    exceptions = sorted(v for v, o in special.items()
+                        if generic.get((v - far) % span) is None
+                        or o.cost.ways != generic[(v - far) % span].cost.ways)
+    if formula and exceptions:
+        formula += " except " + name + " in {" + ", ".join(map(str, exceptions[:6])) + (
+            ", ...}" if len(exceptions) > 6 else "}")
+    return result("worst-case", worst.cost, cond, worst.case, formula)
+
+
+def _sampled(
+    result: _Result, offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    entangled: tuple[str, ...], access: Access, arch: Arch, bank_mode: int, base: int | None,
+    align: int, cache: dict[tuple[object, ...], Cost | None],
+) -> AccessResult:
+    """Last resort: the worst over a stated range of the entangled symbols."""
+    n = _SAMPLES.get(len(free), 3)
+    p = period(arch, bank_mode, access.width)
+    at_base = range(0, p, align) if base is None else (base % p,)
+    best: tuple[_Outcome, tuple[int, ...]] | None = None
+    evaluations = 0
+    for values in itertools.product(range(n), repeat=len(free)):
+        try:
+            cases = _build_cases(offset, guard, warps, loops, sequences, free, values)
+        except EvalError:
+            continue
+        evaluations += len(cases) * len(at_base)
+        if evaluations > _MAX_EVALUATIONS:
+            break
+        for o in _worst_over_shifts(cases, at_base, access, arch, bank_mode, cache).values():
+            if best is None or _better(o, best[0]):
+                best = (o, values)
+    if best is None:
+        return result("unknown", None, "the index has no defined value in the sampled range")
+    names = ", ".join(_display(f) for f in free)
+    at = ", ".join(f"{_display(k)} = {v}" for k, v in zip(free, best[1], strict=True))
+    reason = (
+        f"{', '.join(_display(e) for e in entangled)} changes the lane pattern; worst over "
+        f"{names} in [0, {n - 1}], at {at}"
     )
+    return result("worst-case", best[0].cost, reason, best[0].case)
 
 
 # --- block shapes and the whole unit ---------------------------------------------------------

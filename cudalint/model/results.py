@@ -50,6 +50,14 @@ class AccessResult:
     conflict: BankConflict | None = None
     #: Index of the worst warp in the block (None when unknown or assumed shape).
     warp: int | None = None
+    #: Ways as a formula of a uniform symbol that changes the lane pattern, e.g.
+    #: ``gcd(S, 32)``; None when the number does not depend on one.
+    ways_formula: str | None = None
+    #: When nvcc merges this access with its neighbours into one wider instruction:
+    #: the merged width in bytes and the source text of the others; the numbers above
+    #: are those of the merged instruction.
+    merged_width: int | None = None
+    merged_with: tuple[str, ...] = ()
 
     @property
     def ways(self) -> float | None:
