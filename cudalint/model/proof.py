@@ -48,6 +48,7 @@ from cudalint.ir import (
 from cudalint.model.arch import Arch, parse_arch
 from cudalint.model.banks import warp_cost
 from cudalint.model.evaluate import EvalError, compile_expr, free_symbols
+from cudalint.model.merge import find_merges
 from cudalint.model.results import AccessResult, Cost, Status
 from cudalint.model.warps import (
     ENUMERATED,
@@ -169,7 +170,9 @@ def alignment(array: SharedArray | None, width: int) -> int:
     return a
 
 
-def static_layout(tu: TranslationUnit) -> dict[tuple[str, str], int]:
+def static_layout(
+    tu: TranslationUnit, min_alignment: dict[str, int] | None = None
+) -> dict[tuple[str, str], int]:
     """Byte offsets of static shared arrays in each kernel's shared window, where certain.
 
     nvcc (ptxas, CUDA 12/13, checked in SASS on sm_90) places the static ``__shared__``
@@ -192,7 +195,7 @@ def static_layout(tu: TranslationUnit) -> dict[tuple[str, str], int]:
         for arr in order:
             if arr.key not in keys:
                 continue
-            align = alignment(arr, arr.element_bytes)
+            align = max(alignment(arr, arr.element_bytes), (min_alignment or {}).get(arr.key, 1))
             offset = (offset + align - 1) // align * align
             out[(kernel, arr.key)] = offset
             offset += arr.size_bytes
@@ -843,16 +846,35 @@ def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
     arch = parse_arch(options.arch)
     kernels = {k.name: k for k in tu.kernels}
     arrays = {a.key: a for a in tu.arrays}
-    layout = static_layout(tu)
+    groups = find_merges(tu.accesses) if any(a.region >= 0 for a in tu.accesses) else []
+    group_of = {id(m): g for g in groups for m in g.members}
+    # nvcc aligns an array it reads with wider instructions to their width
+    widest: dict[str, int] = {}
+    for g in groups:
+        widest[g.merged.array] = max(widest.get(g.merged.array, 1), g.merged.width)
+    layout = static_layout(tu, widest)
+    proved: dict[tuple[int, int], AccessResult] = {}
     out = []
     for access in tu.accesses:
+        group = group_of.get(id(access))
+        target = group.merged if group is not None else access
         shapes = shapes_for(kernels.get(access.kernel), tu, access, options)
         for mode in options.bank_modes():
-            combined: AccessResult | None = None
-            for shape in shapes:
-                base = layout.get((access.kernel, access.array))
-                r = prove(access, arrays.get(access.array), shape, arch, mode, base)
-                combined = r if combined is None else _worse(combined, r)
-            assert combined is not None
+            key = (id(target), mode)
+            combined = proved.get(key)
+            if combined is None:
+                for shape in shapes:
+                    base = layout.get((target.kernel, target.array))
+                    r = prove(target, arrays.get(target.array), shape, arch, mode, base)
+                    combined = r if combined is None else _worse(combined, r)
+                assert combined is not None
+                proved[key] = combined
+            if group is not None:
+                combined = replace(
+                    combined,
+                    access=access,
+                    merged_width=group.merged.width,
+                    merged_with=tuple(m.text for m in group.members if m is not access),
+                )
             out.append(combined)
     return out
