@@ -27,6 +27,9 @@ ACCESS_FIELDS = (
     "conflict",
     "instantiation",
     "warp",
+    "ways_formula",
+    "merged_width",
+    "merged_with",
 )
 
 _KIND_ORDER = {"load": 0, "store": 1, "atomic": 2}
@@ -47,7 +50,7 @@ def _context(report: FileReport) -> FileContext | None:
     return FileContext(path=report.path, unit=report.unit, results=report.results)
 
 
-def _access_fields(ctx: FileContext, result: AccessResult) -> dict[str, Any]:
+def access_fields(ctx: FileContext, result: AccessResult) -> dict[str, Any]:
     access = result.access
     conflict = result.conflict
     return {
@@ -75,6 +78,9 @@ def _access_fields(ctx: FileContext, result: AccessResult) -> dict[str, Any]:
         ),
         "instantiation": access.instantiation,
         "warp": result.warp,
+        "ways_formula": result.ways_formula,
+        "merged_width": result.merged_width,
+        "merged_with": list(result.merged_with),
     }
 
 
@@ -86,7 +92,7 @@ def access_record(ctx: FileContext, result: AccessResult) -> dict[str, Any]:
         "column": span.column,
         "end_line": span.end_line,
         "end_column": span.end_column,
-        **_access_fields(ctx, result),
+        **access_fields(ctx, result),
     }
 
 
@@ -125,7 +131,7 @@ def diagnostic_record(ctx: FileContext, diagnostic: Diagnostic) -> dict[str, Any
         "notes": list(diagnostic.notes),
     }
     if diagnostic.result is not None:
-        record.update(_access_fields(ctx, diagnostic.result))
+        record.update(access_fields(ctx, diagnostic.result))
     else:
         record.update(dict.fromkeys(ACCESS_FIELDS))
     return record
