@@ -200,16 +200,18 @@ __global__ void k() {
     assert sizes == {"a": 16, "b": 16, "c": 32}
 
 
-def test_dynamic_shared_memory_is_a_note(tmp_path: pathlib.Path) -> None:
+def test_dynamic_shared_memory_is_an_array_of_unknown_extent(tmp_path: pathlib.Path) -> None:
     src = """\
 extern __shared__ float dyn[];
 __global__ void k() { extern __shared__ int d2[]; d2[threadIdx.x] = 1; dyn[0] = 2; }
 """
     tu = parse(tmp_path, src)
-    assert tu.arrays == () and tu.accesses == ()
-    notes = [n for n in tu.notes if "dynamic shared memory" in n.message]
-    assert [n.severity for n in notes] == ["note", "note"]
-    assert {n.span.line for n in notes if n.span} == {1, 2}
+    d2, dyn = tu.array("k::d2"), tu.array("::dyn")
+    assert (d2.dims, d2.element_bytes, d2.base_offset) == ((0,), 4, Const(0, LONG))
+    assert (dyn.dims, dyn.element_bytes, dyn.base_offset) == ((0,), 4, Const(0, LONG))
+    assert [(a.array, a.kind) for a in tu.accesses] == [("k::d2", "store"), ("::dyn", "store")]
+    assert evaluate(tu.accesses[0].offset, tid(3)) == 12
+    assert tu.array("k::d2").span.line == 2
 
 
 # --- accesses -------------------------------------------------------------------------------
@@ -256,7 +258,14 @@ __global__ void k(int* out) {
     texts = {a.text for a in tu.accesses}
     assert "s[1][threadIdx.x]" not in texts  # &s[..] outside an atomic is not an access
     assert "s[threadIdx.y]" not in texts  # a row used as a pointer is not an access
-    assert len(tu.accesses) == 5
+    # ... but the accesses through those pointers are.
+    row0 = only(tu, "row[0]")
+    deref = only(tu, "*p")
+    assert (row0.kind, deref.kind, row0.width, deref.width) == ("load", "load", 4, 4)
+    assert evaluate(row0.offset, tid(5, 3)) == 3 * 32 * 4
+    assert evaluate(deref.offset, tid(5, 3)) == (32 + 5) * 4
+    assert row0.indices == () and deref.indices == ()  # not plain subscript chains
+    assert len(tu.accesses) == 7
 
 
 def test_vector_member_access(tmp_path: pathlib.Path) -> None:
@@ -349,12 +358,16 @@ __global__ void k(const int* idx, int n) {
         assert found, text
         return found[0]
 
-    i = the_opaque("s[i]")
-    assert i.reason == "'i' is reassigned"
-    assert Sym("threadIdx.x", UINT, lane_dependent=True) in walk(i)  # not uniform
-    j = the_opaque("s[j]")
-    assert j.reason == "'j' is a loop variable"
-    assert not [n for n in walk(j) if isinstance(n, Sym) and n.lane_dependent]
+    # Reassignment on the straight-line path is followed.
+    i = only(tu, "s[i]")
+    assert opaques(i.offset) == []
+    assert evaluate(i.offset, tid(3)) == (3 + 32) * 4
+    # A uniform counter is a symbol with its sequence.
+    j = only(tu, "s[j]").offset
+    (jsym,) = {n for n in walk(j) if isinstance(n, Sym) and n.name == "j"}
+    assert jsym.name == "j" and not jsym.lane_dependent
+    assert jsym.induction == ir.Induction(Const(0, ir.INT), "+", Const(1, ir.INT), "<",
+                                          Sym("n", ir.INT))
     a = the_opaque("s[a]")
     assert a.reason == "value loaded from 'idx'"
     assert any(isinstance(n, Sym) and n.lane_dependent for n in walk(a))
@@ -410,17 +423,27 @@ __device__ float pick(int lane) {
   __shared__ float hs[32];
   return hs[lane] + hs[threadIdx.x];
 }
-__global__ void k(float* out) { out[0] = pick(threadIdx.x); }
+__device__ float alone(int lane) {
+  __shared__ float as[32];
+  return as[lane];
+}
+__global__ void k(float* out) { out[0] = pick(threadIdx.x); out[1] = pick(2 * threadIdx.x); }
 """
     tu = parse(tmp_path, src)
     assert [k.name for k in tu.kernels] == ["k"]
-    lane = only(tu, "hs[lane]")
-    assert lane.kernel == "pick" and lane.array == "pick::hs"
-    (op,) = opaques(lane.offset)
+    # Called from a kernel: analyzed at each call site with the caller's argument.
+    lanes = accesses_at(tu, "hs[lane]")
+    assert [a.kernel for a in lanes] == ["k", "k"] and {a.array for a in lanes} == {"pick::hs"}
+    assert [evaluate(a.offset, tid(3)) for a in lanes] == [12, 24]
+    assert lanes[0].region != lanes[1].region
+    assert [evaluate(a.offset, tid(2)) for a in accesses_at(tu, "hs[threadIdx.x]")] == [8, 8]
+    # Not called from any kernel: analyzed alone, the parameter unknown.
+    lone = only(tu, "as[lane]")
+    assert lone.kernel == "alone"
+    (op,) = opaques(lone.offset)
     assert "parameter 'lane'" in op.reason
     # The caller's value is unknown, so the access must not look uniform.
     assert any(isinstance(n, Sym) and n.lane_dependent for n in op.inputs)
-    assert evaluate(only(tu, "hs[threadIdx.x]").offset, tid(2)) == 8
 
 
 def test_guards(tmp_path: pathlib.Path) -> None:

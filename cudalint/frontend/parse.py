@@ -54,24 +54,100 @@ def _get_index() -> ci.Index:
 
 
 def clang_args(options: Options) -> list[str]:
-    """The clang command line (without the file) for ``options``."""
+    """The clang command line (without the file) for ``options``.
+
+    Without ``--cuda-path`` clang sees no CUDA headers at all (``-nocudainc`` and an empty
+    ``--cuda-path``) and the in-memory shim stands in for them. With it, clang's own CUDA
+    wrapper includes the toolkit's real headers and the shim is left out; libclang-ng's
+    bundled libc++ (added only when no ``-isystem`` is given) clashes with the libstdc++
+    those headers expect, so an ``-isystem`` for the toolkit turns it off.
+    """
+    if options.cuda_path is not None:
+        include = os.path.join(options.cuda_path, "include")
+        cccl = os.path.join(include, "cccl")  # CUDA 13 keeps cuda/std/... here
+        args = [
+            "-x", "cuda",
+            "--cuda-device-only",
+            "-nocudalib",
+            f"--cuda-gpu-arch={options.arch}",
+            f"--cuda-path={options.cuda_path}",
+            f"-std={options.std}",
+            "-isystem", cccl if os.path.isdir(cccl) else include,
+        ]
+        args += [f"-I{d}" for d in options.include_dirs]
+        args += [f"-D{d}" for d in options.defines]
+        args += list(options.extra_args)
+        # Headers clang's wrapper names that a toolkit may lack (curand is separate).
+        args += ["-idirafter", shim.STUB_DIR]
+        return args
     args = [
         "-x", "cuda",
         "--cuda-device-only",
         "-nocudainc",
         "-nocudalib",
         f"--cuda-gpu-arch={options.arch}",
-        f"--cuda-path={options.cuda_path or _empty_cuda_path()}",
+        f"--cuda-path={_empty_cuda_path()}",
         f"-std={options.std}",
     ]
     args += [f"-I{d}" for d in options.include_dirs]
     args += [f"-D{d}" for d in options.defines]
     args += list(options.extra_args)
     args += ["-include", shim.SHIM_PATH]
-    if options.cuda_path is None:
-        # Searched after every user directory, so the user's own headers win.
-        args += ["-idirafter", shim.INCLUDE_DIR]
+    # Searched after every user directory, so the user's own headers win.
+    args += ["-idirafter", shim.INCLUDE_DIR]
     return args
+
+
+_pch_cache: dict[tuple[str, ...], str | None] = {}
+_pch_dir: tempfile.TemporaryDirectory[str] | None = None
+
+
+def _pch_path() -> str:
+    global _pch_dir
+    with _lock:
+        if _pch_dir is None:
+            _pch_dir = tempfile.TemporaryDirectory(prefix="cudalint-pch-")
+        return os.path.join(_pch_dir.name, f"shim-{len(_pch_cache)}.pch")
+
+#: CXTranslationUnit_Incomplete | CXTranslationUnit_DetailedPreprocessingRecord: a header
+#: built on its own for a precompiled header.
+_PCH_OPTIONS = 0x2 | 0x1 | PARSE_KEEP_GOING
+
+
+def _with_precompiled_shim(args: list[str]) -> list[str]:
+    """``args`` with the shim as a precompiled header (built once per set of flags).
+
+    Parsing the shim's few thousand declarations costs several times more than a typical
+    kernel file; loading them from a PCH does not. Any failure keeps ``-include``.
+    """
+    try:
+        i = args.index("-include")
+    except ValueError:
+        return args
+    if args[i + 1] != shim.SHIM_PATH:
+        return args
+    rest = args[:i] + args[i + 2:]
+    key = tuple(rest)
+    with _lock:
+        path = _pch_cache.get(key, "")
+    if path == "":
+        path = None
+        try:
+            tu = _get_index().parse(
+                shim.SHIM_PATH, args=rest, unsaved_files=shim.unsaved_files(),
+                options=_PCH_OPTIONS,
+            )
+            if not any(d.severity >= _SEVERITY_ERROR for d in tu.diagnostics):
+                candidate = _pch_path()
+                tu.save(candidate)
+                path = candidate
+        except Exception:  # libclang refused: parse the shim as text
+            path = None
+        with _lock:
+            _pch_cache[key] = path
+    if path is None:
+        return args
+    return [*rest, "-include-pch", path]
 
 
 def _read(path: str) -> bytes:
@@ -121,10 +197,11 @@ def parse_file(path: str, options: Options, contents: bytes | None = None) -> Tr
     index = _get_index()
     unsaved: list[tuple[str, str | bytes]] = [(path, source)]
     unsaved.extend(shim.unsaved_files())
+    args = clang_args(options)
+    if options.cuda_path is None:
+        args = _with_precompiled_shim(args)
     try:
-        tu = index.parse(
-            path, args=clang_args(options), unsaved_files=unsaved, options=PARSE_KEEP_GOING
-        )
+        tu = index.parse(path, args=args, unsaved_files=unsaved, options=PARSE_KEEP_GOING)
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"{path}: libclang could not parse the file: {exc}") from exc
     notes = _diagnostic_notes(tu, path)

@@ -13,6 +13,9 @@ from __future__ import annotations
 SHIM_DIR = "/__cudalint__"
 SHIM_PATH = SHIM_DIR + "/cudalint_cuda_shim.h"
 INCLUDE_DIR = SHIM_DIR + "/include"
+#: Stand-ins used with a real toolkit, for headers clang's CUDA wrapper includes.
+STUB_DIR = SHIM_DIR + "/stubs"
+STUB_HEADERS = ("curand_mtgp32_kernel.h",)
 
 #: Headers that resolve to empty files (everything they would declare is in the shim).
 EMPTY_HEADERS = (
@@ -22,11 +25,21 @@ EMPTY_HEADERS = (
     "device_launch_parameters.h",
     "device_functions.h",
     "cuda_fp16.h",
+    "cuda_fp16.hpp",
     "cuda_bf16.h",
+    "cuda_bf16.hpp",
     "vector_types.h",
-    "cooperative_groups.h",
+    "vector_functions.h",
+    "sm_20_atomic_functions.h",
+    "sm_60_atomic_functions.h",
+    "math_constants.h",
+    "helper_cuda.h",
+    "helper_functions.h",
+    "cuda_profiler_api.h",
+    "curand_kernel.h",
+    "cuda/std/cstdint",
+    "cuda/std/type_traits",
 )
-
 # (name, element C type, alignments for 1..4 components)
 _VECTOR_TYPES: tuple[tuple[str, str, tuple[int, int, int, int]], ...] = (
     ("char", "signed char", (1, 2, 1, 4)),
@@ -98,23 +111,108 @@ __device__ void __threadfence(void);
 __device__ void __threadfence_block(void);
 __device__ void __threadfence_system(void);
 
-struct __attribute__((aligned(2))) __half { unsigned short __x; };
-struct __attribute__((aligned(4))) __half2 { __half x, y; };
-struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; };
-struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; };
+struct __attribute__((aligned(2))) __half {
+  unsigned short __x;
+  __half() = default;
+  __host__ __device__ __half(float f);
+  __host__ __device__ __half(double f);
+  __host__ __device__ __half(int i);
+  __host__ __device__ operator float() const;
+};
+struct __attribute__((aligned(4))) __half2 {
+  __half x, y;
+  __half2() = default;
+  __host__ __device__ __half2(__half a, __half b) : x(a), y(b) {}
+};
+struct __attribute__((aligned(2))) __nv_bfloat16 {
+  unsigned short __x;
+  __nv_bfloat16() = default;
+  __host__ __device__ __nv_bfloat16(float f);
+  __host__ __device__ __nv_bfloat16(double f);
+  __host__ __device__ __nv_bfloat16(int i);
+  __host__ __device__ operator float() const;
+};
+struct __attribute__((aligned(4))) __nv_bfloat162 {
+  __nv_bfloat16 x, y;
+  __nv_bfloat162() = default;
+  __host__ __device__ __nv_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) : x(a), y(b) {}
+};
 typedef __half half;
 typedef __half2 half2;
 typedef __nv_bfloat16 nv_bfloat16;
 typedef __nv_bfloat162 nv_bfloat162;
+typedef unsigned short __half_raw_bits;
+struct __half_raw { unsigned short x; };
+struct __nv_bfloat16_raw { unsigned short x; };
 """
+
+_HALF_OPS = ("__half", "__half2", "__nv_bfloat16", "__nv_bfloat162")
+
+
+def _half_functions() -> str:
+    out: list[str] = []
+    for t in _HALF_OPS:
+        for op in "+-*/":
+            out.append(f"__device__ {t} operator{op}(const {t}& a, const {t}& b);")
+            out.append(f"__device__ {t}& operator{op}=({t}& a, const {t}& b);")
+        out.append(f"__device__ {t} operator-(const {t}& a);")
+        if not t.endswith("2"):
+            for op in ("==", "!=", "<", "<=", ">", ">="):
+                out.append(f"__device__ bool operator{op}(const {t}& a, const {t}& b);")
+    for pre, t, t2 in (("h", "__half", "__half2"), ("h", "__nv_bfloat16", "__nv_bfloat162")):
+        for f in ("add", "sub", "mul", "div", "max", "min"):
+            out.append(f"__device__ {t} __{pre}{f}({t} a, {t} b);")
+            out.append(f"__device__ {t2} __{pre}{f}2({t2} a, {t2} b);")
+        out.append(f"__device__ {t} __hfma({t} a, {t} b, {t} c);")
+        out.append(f"__device__ {t2} __hfma2({t2} a, {t2} b, {t2} c);")
+        out.append(f"__device__ {t} __hneg({t} a);")
+        out.append(f"__device__ {t2} __hneg2({t2} a);")
+        out.append(f"__device__ {t} __habs({t} a);")
+        out.append(f"__device__ {t2} __habs2({t2} a);")
+        out.append(f"__device__ {t} __low2{'half' if t == '__half' else 'bfloat16'}({t2} a);")
+        out.append(f"__device__ {t} __high2{'half' if t == '__half' else 'bfloat16'}({t2} a);")
+        out.append(f"__device__ bool __hlt({t} a, {t} b); __device__ bool __hgt({t} a, {t} b);")
+        out.append(f"__device__ bool __heq({t} a, {t} b); __device__ bool __hisnan({t} a);")
+        for f in ("hexp", "hlog", "hsqrt", "hrsqrt", "hrcp", "hsin", "hcos", "htanh"):
+            out.append(f"__device__ {t} {f}({t} a); __device__ {t2} {f[:1]}2{f[1:]}({t2} a);")
+    out.append("""
+__host__ __device__ __half __float2half(float); __host__ __device__ float __half2float(__half);
+__host__ __device__ __half __float2half_rn(float);
+__host__ __device__ __half __float2half_rz(float);
+__host__ __device__ __half __double2half(double); __host__ __device__ __half __int2half_rn(int);
+__host__ __device__ int __half2int_rn(__half); __host__ __device__ int __half2int_rz(__half);
+__host__ __device__ __half2 __floats2half2_rn(float, float);
+__host__ __device__ __half2 __float2half2_rn(float);
+__host__ __device__ __half2 __float22half2_rn(float2);
+__host__ __device__ float2 __half22float2(__half2);
+__host__ __device__ float __low2float(__half2); __host__ __device__ float __high2float(__half2);
+__host__ __device__ __half2 __halves2half2(__half, __half);
+__host__ __device__ __half2 __half2half2(__half);
+__host__ __device__ __half2 make_half2(__half, __half);
+__host__ __device__ __half2 __lows2half2(__half2, __half2);
+__host__ __device__ __half2 __highs2half2(__half2, __half2);
+__host__ __device__ unsigned short __half_as_ushort(__half);
+__host__ __device__ __half __ushort_as_half(unsigned short);
+__host__ __device__ short __half_as_short(__half);
+__host__ __device__ __nv_bfloat16 __float2bfloat16(float);
+__host__ __device__ __nv_bfloat16 __float2bfloat16_rn(float);
+__host__ __device__ float __bfloat162float(__nv_bfloat16);
+__host__ __device__ __nv_bfloat162 __floats2bfloat162_rn(float, float);
+__host__ __device__ __nv_bfloat162 __float22bfloat162_rn(float2);
+__host__ __device__ __nv_bfloat162 __float2bfloat162_rn(float);
+__host__ __device__ float2 __bfloat1622float2(__nv_bfloat162);
+__host__ __device__ __nv_bfloat162 __halves2bfloat162(__nv_bfloat16, __nv_bfloat16);
+__host__ __device__ __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16);
+__host__ __device__ __nv_bfloat162 make_bfloat162(__nv_bfloat16, __nv_bfloat16);
+__host__ __device__ unsigned short __bfloat16_as_ushort(__nv_bfloat16);
+__host__ __device__ __nv_bfloat16 __ushort_as_bfloat16(unsigned short);
+""")
+    return "\n".join(out) + "\n"
 
 _ATOMIC_TYPES = ("int", "unsigned int", "unsigned long long int")
 _ATOMIC_FLOAT_TYPES = ("float", "double")
 
 _FUNCTIONS = r"""
-__device__ __half __float2half(float);
-__device__ float __half2float(__half);
-__device__ __half2 __floats2half2_rn(float, float);
 
 #define __CUDALINT_MINMAX(T1, T2, R) \
   __host__ __device__ R min(T1 a, T2 b); __host__ __device__ R max(T1 a, T2 b);
@@ -148,13 +246,255 @@ __device__ unsigned int __ballot_sync(unsigned int mask, int pred);
 __device__ int __any_sync(unsigned int mask, int pred);
 __device__ int __all_sync(unsigned int mask, int pred);
 __device__ long long clock64(void); __device__ int clock(void);
+__device__ unsigned long long __globaltimer(void);
 template <typename T> __device__ T __ldg(const T*);
+template <typename T> __device__ T __ldcg(const T*);
+template <typename T> __device__ T __ldca(const T*);
+template <typename T> __device__ T __ldcs(const T*);
+template <typename T> __device__ T __ldlu(const T*);
+template <typename T> __device__ T __ldcv(const T*);
+template <typename T> __device__ void __stcg(T*, T);
+template <typename T> __device__ void __stcs(T*, T);
+template <typename T> __device__ void __stwb(T*, T);
+template <typename T> __device__ void __stwt(T*, T);
+__device__ unsigned long __cvta_generic_to_shared(const void*);
+__device__ unsigned long __cvta_generic_to_global(const void*);
+__device__ void* __cvta_shared_to_generic(unsigned long);
+__device__ unsigned int __isShared(const void*);
+__device__ unsigned int __isGlobal(const void*);
+__device__ int __float_as_int(float); __device__ float __int_as_float(int);
+__device__ unsigned int __float_as_uint(float); __device__ float __uint_as_float(unsigned int);
+__device__ long long __double_as_longlong(double);
+__device__ double __longlong_as_double(long long);
+__device__ int __float2int_rn(float); __device__ int __float2int_rz(float);
+__device__ int __float2int_rd(float); __device__ int __float2int_ru(float);
+__device__ unsigned int __float2uint_rn(float); __device__ float __int2float_rn(int);
+__device__ float __uint2float_rn(unsigned int); __device__ float __ll2float_rn(long long);
+__device__ float __fmul_rn(float, float); __device__ float __fadd_rn(float, float);
+__device__ float __fsub_rn(float, float); __device__ float __fmaf_rn(float, float, float);
+__device__ float __fdiv_rn(float, float); __device__ float __frcp_rn(float);
+__device__ float __fsqrt_rn(float); __device__ float __frsqrt_rn(float);
+__device__ float __saturatef(float); __device__ float __sinf(float); __device__ float __cosf(float);
+__device__ float __tanf(float);
+__device__ float __powf(float, float);
+__device__ float __exp10f(float);
+__device__ float __log2f(float); __device__ float __log10f(float);
+__device__ void sincosf(float, float*, float*); __device__ void __sincosf(float, float*, float*);
+__device__ float erff(float); __device__ float erfcf(float); __device__ float log2f(float);
+__device__ float log10f(float); __device__ float log1pf(float); __device__ float expm1f(float);
+__device__ float exp10f(float); __device__ float truncf(float); __device__ float roundf(float);
+__device__ float rintf(float);
+__device__ float nearbyintf(float);
+__device__ float fmodf(float, float);
+__device__ float remainderf(float, float); __device__ float copysignf(float, float);
+__device__ float hypotf(float, float);
+__device__ float atan2f(float, float);
+__device__ float asinf(float);
+__device__ float acosf(float); __device__ float atanf(float); __device__ float sinhf(float);
+__device__ float coshf(float); __device__ float tanf(float); __device__ float cbrtf(float);
+__device__ float rcbrtf(float);
+__device__ float ldexpf(float, int);
+__device__ float frexpf(float, int*);
+__device__ float modff(float, float*);
+__device__ float nanf(const char*);
+__device__ float sinpif(float);
+__device__ float cospif(float); __device__ float normcdff(float); __device__ float lgammaf(float);
+__device__ float tgammaf(float);
+__device__ float fdimf(float, float);
+__device__ long lrintf(float);
+__device__ long lroundf(float); __device__ float logbf(float); __device__ int ilogbf(float);
+__device__ double log(double); __device__ double log2(double); __device__ double log10(double);
+__device__ double sin(double); __device__ double cos(double); __device__ double tan(double);
+__device__ double pow(double, double);
+__device__ double floor(double);
+__device__ double ceil(double);
+__device__ double fmax(double, double); __device__ double fmin(double, double);
+__device__ double fma(double, double, double); __device__ double rsqrt(double);
+__device__ double tanh(double);
+__device__ double exp2(double);
+__device__ double atan2(double, double);
+__device__ double trunc(double);
+__device__ double round(double);
+__device__ double fmod(double, double);
+__device__ double erf(double);
+__device__ double cbrt(double);
+__device__ double hypot(double, double);
+__device__ double copysign(double, double);
+__device__ double log1p(double);
+__device__ double expm1(double);
+__device__ double asin(double); __device__ double acos(double); __device__ double atan(double);
+__device__ double sinh(double); __device__ double cosh(double); __device__ double rint(double);
+__device__ void sincos(double, double*, double*); __device__ double ldexp(double, int);
+__device__ double __dadd_rn(double, double); __device__ double __dmul_rn(double, double);
+__device__ double __fma_rn(double, double, double); __device__ double __drcp_rn(double);
+__device__ float __double2float_rn(double); __device__ int __double2int_rn(double);
+__device__ bool isnan(float); __device__ bool isnan(double); __device__ bool isinf(float);
+__device__ bool isinf(double); __device__ bool isfinite(float); __device__ bool isfinite(double);
+__device__ int signbit(float); __device__ int __isnanf(float); __device__ int __isinff(float);
+__device__ long labs(long); __device__ long long llabs(long long);
+__device__ int __clzll(long long); __device__ int __ffsll(long long);
+__device__ unsigned long long __brevll(unsigned long long);
+__device__ unsigned int __umulhi(unsigned int, unsigned int); __device__ int __mulhi(int, int);
+__device__ unsigned long long __umul64hi(unsigned long long, unsigned long long);
+__device__ long long __mul64hi(long long, long long);
+__device__ int __hadd(int, int); __device__ int __rhadd(int, int);
+__device__ unsigned int __uhadd(unsigned int, unsigned int);
+__device__ unsigned int __urhadd(unsigned int, unsigned int);
+__device__ unsigned int __sad(int, int, unsigned int);
+__device__ unsigned int __usad(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __byte_perm(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __funnelshift_l(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __funnelshift_lc(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __funnelshift_r(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __funnelshift_rc(unsigned int, unsigned int, unsigned int);
+__device__ int __dp4a(int, int, int);
+__device__ unsigned int __dp4a(unsigned int, unsigned int, unsigned int);
+__device__ int __dp2a_lo(int, int, int); __device__ int __dp2a_hi(int, int, int);
+__device__ unsigned int __vabsdiffu4(unsigned int, unsigned int);
+__device__ unsigned int __vadd4(unsigned int, unsigned int);
+__device__ unsigned int __vmaxu4(unsigned int, unsigned int);
+__device__ unsigned int __fns(unsigned int, unsigned int, int);
+__device__ unsigned int __lanemask_lt(void); __device__ unsigned int __lanemask_le(void);
+__device__ unsigned int __lanemask_eq(void); __device__ unsigned int __lanemask_gt(void);
+__device__ unsigned int __lanemask_ge(void);
+__device__ unsigned int __match_any_sync(unsigned int mask, int value);
+__device__ unsigned int __match_any_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __match_any_sync(unsigned int mask, long long value);
+__device__ unsigned int __match_any_sync(unsigned int mask, unsigned long long value);
+__device__ unsigned int __match_any_sync(unsigned int mask, float value);
+__device__ unsigned int __match_all_sync(unsigned int mask, int value, int* pred);
+__device__ unsigned int __match_all_sync(unsigned int mask, unsigned int value, int* pred);
+__device__ unsigned int __reduce_add_sync(unsigned int mask, unsigned int value);
+__device__ int __reduce_add_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_min_sync(unsigned int mask, unsigned int value);
+__device__ int __reduce_min_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_max_sync(unsigned int mask, unsigned int value);
+__device__ int __reduce_max_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_and_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_or_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __ballot(int); __device__ int __any(int); __device__ int __all(int);
+__device__ void __nanosleep(unsigned int);
+__device__ void __trap(void);
+__device__ void __brkpt(void);
+__device__ void __prof_trigger(int);
+__device__ int __syncthreads_count(int);
+__device__ void __barrier_sync(unsigned int);
+__device__ unsigned int __smid(void) ;
+__device__ unsigned int umin(unsigned int, unsigned int);
+__device__ unsigned int umax(unsigned int, unsigned int);
+__device__ long long llmin(long long, long long); __device__ long long llmax(long long, long long);
+__device__ unsigned long long ullmin(unsigned long long, unsigned long long);
+__device__ unsigned long long ullmax(unsigned long long, unsigned long long);
+extern "C" __host__ __device__ int printf(const char*, ...);
+extern "C" __host__ __device__ void* malloc(unsigned long);
+extern "C" __host__ __device__ void free(void*);
+extern "C" __host__ __device__ void* memcpy(void*, const void*, unsigned long);
+extern "C" __host__ __device__ void* memset(void*, int, unsigned long);
+extern "C" __host__ __device__ void __assert_fail(const char*, const char*, unsigned int,
+                                                 const char*);
+#ifndef assert
+#define assert(e) ((e) ? (void)0 : __assert_fail(#e, __FILE__, __LINE__, __func__))
+#endif
+__device__ void __pipeline_memcpy_async(void* dst, const void* src, unsigned long size,
+                                        unsigned long zfill = 0);
+__device__ void __pipeline_commit(void);
+__device__ void __pipeline_wait_prior(unsigned long prior);
+"""
+
+#: Host-side runtime API that samples and applications call around their launches.
+_HOST_API = r"""
+typedef enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4
+} cudaMemcpyKind;
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2
+};
+struct cudaDeviceProp {
+  char name[256]; unsigned long totalGlobalMem; unsigned long sharedMemPerBlock;
+  int regsPerBlock; int warpSize; int maxThreadsPerBlock; int maxThreadsDim[3];
+  int maxGridSize[3]; int major; int minor; int multiProcessorCount;
+  unsigned long sharedMemPerMultiprocessor; unsigned long sharedMemPerBlockOptin;
+  int maxThreadsPerMultiProcessor; int clockRate; int memoryClockRate; int memoryBusWidth;
+  int l2CacheSize; int concurrentKernels; int computeMode;
+};
+typedef struct CUgraph_st* cudaGraph_t;
+typedef struct CUgraphExec_st* cudaGraphExec_t;
+extern "C" {
+__host__ const char* cudaGetErrorString(cudaError_t);
+__host__ const char* cudaGetErrorName(cudaError_t);
+__host__ cudaError_t cudaPeekAtLastError(void);
+__host__ cudaError_t cudaMemcpy(void*, const void*, unsigned long, cudaMemcpyKind);
+__host__ cudaError_t cudaMemcpyAsync(void*, const void*, unsigned long, cudaMemcpyKind,
+                                     cudaStream_t stream = 0);
+__host__ cudaError_t cudaMemset(void*, int, unsigned long);
+__host__ cudaError_t cudaMemsetAsync(void*, int, unsigned long, cudaStream_t stream = 0);
+__host__ cudaError_t cudaMallocHost(void**, unsigned long);
+__host__ cudaError_t cudaMallocManaged(void**, unsigned long, unsigned int flags = 1);
+__host__ cudaError_t cudaMallocAsync(void**, unsigned long, cudaStream_t);
+__host__ cudaError_t cudaFreeAsync(void*, cudaStream_t);
+__host__ cudaError_t cudaFreeHost(void*);
+__host__ cudaError_t cudaHostAlloc(void**, unsigned long, unsigned int);
+__host__ cudaError_t cudaSetDevice(int);
+__host__ cudaError_t cudaGetDevice(int*);
+__host__ cudaError_t cudaGetDeviceCount(int*);
+__host__ cudaError_t cudaGetDeviceProperties(cudaDeviceProp*, int);
+__host__ cudaError_t cudaDeviceGetAttribute(int*, int, int);
+__host__ cudaError_t cudaDeviceReset(void);
+__host__ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig);
+__host__ cudaError_t cudaStreamCreate(cudaStream_t*);
+__host__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned int);
+__host__ cudaError_t cudaStreamDestroy(cudaStream_t);
+__host__ cudaError_t cudaStreamSynchronize(cudaStream_t);
+__host__ cudaError_t cudaEventCreate(cudaEvent_t*);
+__host__ cudaError_t cudaEventCreateWithFlags(cudaEvent_t*, unsigned int);
+__host__ cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t stream = 0);
+__host__ cudaError_t cudaEventSynchronize(cudaEvent_t);
+__host__ cudaError_t cudaEventElapsedTime(float*, cudaEvent_t, cudaEvent_t);
+__host__ cudaError_t cudaEventDestroy(cudaEvent_t);
+__host__ cudaError_t cudaFuncSetAttribute(const void*, enum cudaFuncAttribute, int);
+__host__ cudaError_t cudaFuncSetSharedMemConfig(const void*, enum cudaSharedMemConfig);
+__host__ cudaError_t cudaMemcpyToSymbol(const void*, const void*, unsigned long,
+                                        unsigned long offset = 0,
+                                        cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+__host__ cudaError_t cudaMemcpyFromSymbol(void*, const void*, unsigned long,
+                                          unsigned long offset = 0,
+                                          cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+__host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int*, const void*, int,
+                                                                   unsigned long);
+__host__ cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**,
+                                                 unsigned long, cudaStream_t);
+}
+template <class T> __host__ cudaError_t cudaFuncSetAttribute(T* f, enum cudaFuncAttribute a,
+                                                             int v) {
+  return cudaFuncSetAttribute((const void*)f, a, v);
+}
+template <class T> __host__ cudaError_t cudaMalloc(T** p, unsigned long size) {
+  return cudaMalloc((void**)p, size);
+}
+template <class T> __host__ cudaError_t cudaMallocHost(T** p, unsigned long size) {
+  return cudaMallocHost((void**)p, size);
+}
+template <class T> __host__ cudaError_t cudaMallocManaged(T** p, unsigned long size,
+                                                          unsigned int flags = 1) {
+  return cudaMallocManaged((void**)p, size, flags);
+}
 """
 
 _SHFL_TYPES = (
     "int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long",
     "float", "double", "__half", "__half2",
 )
+
+
+#: CUDA 13's explicitly aligned 4-component forms of the 8-byte types.
+_ALIGNED_4 = ("long", "ulong", "longlong", "ulonglong", "double")
 
 
 def _vector_types() -> str:
@@ -166,6 +506,11 @@ def _vector_types() -> str:
                 f"struct __attribute__((aligned({aligns[n - 1]}))) {name}{n} "
                 f"{{ {elem} {fields}; }};"
             )
+        if name in _ALIGNED_4:
+            for a in (16, 32):
+                out.append(
+                    f"struct __attribute__((aligned({a}))) {name}4_{a}a {{ {elem} x, y, z, w; }};"
+                )
     return "\n".join(out) + "\n"
 
 
@@ -182,8 +527,16 @@ def _atomics() -> str:
     out: list[str] = []
     for t in _ATOMIC_TYPES:
         for op in ("Add", "Sub", "Exch", "Min", "Max", "And", "Or", "Xor"):
-            out.append(f"__device__ {t} atomic{op}({t}* address, {t} val);")
-        out.append(f"__device__ {t} atomicCAS({t}* address, {t} compare, {t} val);")
+            for scope in ("", "_block", "_system"):
+                out.append(f"__device__ {t} atomic{op}{scope}({t}* address, {t} val);")
+        for scope in ("", "_block", "_system"):
+            out.append(
+                f"__device__ {t} atomicCAS{scope}({t}* address, {t} compare, {t} val);")
+    for t in ("float2", "float4", "__nv_bfloat16", "__nv_bfloat162"):
+        out.append(f"__device__ {t} atomicAdd({t}* address, {t} val);")
+    for t in _ATOMIC_FLOAT_TYPES:
+        for scope in ("_block", "_system"):
+            out.append(f"__device__ {t} atomicAdd{scope}({t}* address, {t} val);")
     # 64-bit signed min/max and the float overloads.
     out.append("__device__ long long atomicMin(long long* address, long long val);")
     out.append("__device__ long long atomicMax(long long* address, long long val);")
@@ -219,6 +572,16 @@ def _shuffles() -> str:
     return "\n".join(out) + "\n"
 
 
+def _legacy_shuffles() -> str:
+    out: list[str] = []
+    for t in ("int", "unsigned int", "float", "double", "long long", "unsigned long long"):
+        out.append(f"__device__ {t} __shfl({t} var, int src, int width = 32);")
+        for v in ("up", "down"):
+            out.append(f"__device__ {t} __shfl_{v}({t} var, unsigned int d, int width = 32);")
+        out.append(f"__device__ {t} __shfl_xor({t} var, int m, int width = 32);")
+    return "\n".join(out) + "\n"
+
+
 def _build() -> str:
     return (
         _PRELUDE
@@ -227,8 +590,172 @@ def _build() -> str:
         + _make_helpers()
         + _atomics()
         + _shuffles()
+        + _legacy_shuffles()
         + _FUNCTIONS
+        + _half_functions()
+        + _HOST_API
     )
+
+
+#: Headers with contents of their own (included only where the source includes them).
+HEADERS: dict[str, str] = {
+    "cooperative_groups.h": r"""
+#pragma once
+namespace cooperative_groups {
+class thread_group {
+ public:
+  __device__ void sync() const;
+  __device__ unsigned long long size() const;
+  __device__ unsigned long long num_threads() const;
+  __device__ unsigned long long thread_rank() const;
+};
+class thread_block : public thread_group {
+ public:
+  __device__ void sync() const;
+  __device__ unsigned int size() const;
+  __device__ unsigned int num_threads() const;
+  __device__ unsigned int thread_rank() const;
+  __device__ dim3 group_index() const;
+  __device__ dim3 thread_index() const;
+  __device__ dim3 group_dim() const;
+  __device__ dim3 dim_threads() const;
+};
+class grid_group {
+ public:
+  __device__ void sync() const;
+  __device__ unsigned long long size() const;
+  __device__ unsigned long long thread_rank() const;
+  __device__ unsigned long long num_threads() const;
+  __device__ bool is_valid() const;
+};
+class coalesced_group : public thread_group {
+ public:
+  __device__ void sync() const;
+  __device__ unsigned int size() const;
+  __device__ unsigned int num_threads() const;
+  __device__ unsigned int thread_rank() const;
+  template <class T> __device__ T shfl(T var, int src) const;
+  __device__ unsigned int ballot(int pred) const;
+};
+template <unsigned int Size, class ParentT = void>
+class thread_block_tile : public thread_group {
+ public:
+  __device__ void sync() const;
+  __device__ unsigned int size() const;
+  __device__ unsigned int num_threads() const;
+  __device__ unsigned int thread_rank() const;
+  __device__ unsigned int meta_group_rank() const;
+  __device__ unsigned int meta_group_size() const;
+  template <class T> __device__ T shfl(T var, int src) const;
+  template <class T> __device__ T shfl_down(T var, unsigned int delta) const;
+  template <class T> __device__ T shfl_up(T var, unsigned int delta) const;
+  template <class T> __device__ T shfl_xor(T var, unsigned int mask) const;
+  __device__ int any(int pred) const;
+  __device__ int all(int pred) const;
+  __device__ unsigned int ballot(int pred) const;
+  template <class T> __device__ unsigned int match_any(T val) const;
+  template <class P> __device__ operator thread_block_tile<Size, P>() const;
+};
+__device__ thread_block this_thread_block();
+__device__ grid_group this_grid();
+__device__ coalesced_group coalesced_threads();
+template <unsigned int Size, class ParentT>
+__device__ thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent);
+__device__ thread_group tiled_partition(const thread_group& parent, unsigned int size);
+template <class G> __device__ void sync(const G& g);
+template <class T> struct plus { __device__ T operator()(T a, T b) const; };
+template <class T> struct less { __device__ T operator()(T a, T b) const; };
+template <class T> struct greater { __device__ T operator()(T a, T b) const; };
+template <class T> struct bit_and { __device__ T operator()(T a, T b) const; };
+template <class T> struct bit_or { __device__ T operator()(T a, T b) const; };
+template <class T> struct bit_xor { __device__ T operator()(T a, T b) const; };
+template <class G, class T, class Op> __device__ T reduce(const G& g, T val, Op op);
+template <class G, class T, class Op> __device__ T inclusive_scan(const G& g, T val, Op op);
+template <class G, class T, class Op> __device__ T exclusive_scan(const G& g, T val, Op op);
+template <class G, class T> __device__ T inclusive_scan(const G& g, T val);
+template <class G, class T> __device__ T exclusive_scan(const G& g, T val);
+template <class G, class T>
+__device__ void memcpy_async(const G& g, T* dst, const T* src, unsigned long bytes);
+template <class G> __device__ void wait(const G& g);
+template <class G> __device__ void wait_prior(const G& g);
+}  // namespace cooperative_groups
+""",
+    "cooperative_groups/reduce.h": '#pragma once\n#include <cooperative_groups.h>\n',
+    "cooperative_groups/scan.h": '#pragma once\n#include <cooperative_groups.h>\n',
+    "cooperative_groups/memcpy_async.h": '#pragma once\n#include <cooperative_groups.h>\n',
+    "cuda_pipeline.h": "#pragma once\n",
+    "cuda_pipeline_primitives.h": "#pragma once\n",
+    "cuda_awbarrier.h": "#pragma once\n",
+    "cuda/pipeline": r"""
+#pragma once
+namespace cuda {
+enum thread_scope {
+  thread_scope_system = 0, thread_scope_device = 1, thread_scope_block = 2,
+  thread_scope_thread = 3
+};
+template <thread_scope Scope> class pipeline {
+ public:
+  __device__ void producer_acquire();
+  __device__ void producer_commit();
+  __device__ void consumer_wait();
+  __device__ void consumer_release();
+  __device__ bool quit();
+};
+template <thread_scope Scope, unsigned char Stages = 1> struct pipeline_shared_state {};
+__device__ pipeline<thread_scope_thread> make_pipeline();
+template <class Group, thread_scope Scope, unsigned char Stages>
+__device__ pipeline<Scope> make_pipeline(const Group& g,
+                                         pipeline_shared_state<Scope, Stages>* state);
+template <unsigned long N> struct aligned_size_t {
+  unsigned long value;
+  __host__ __device__ constexpr aligned_size_t(unsigned long v) : value(v) {}
+};
+template <class T, thread_scope Scope>
+__device__ void memcpy_async(T* dst, const T* src, unsigned long size, pipeline<Scope>& p);
+template <class T, unsigned long N, thread_scope Scope>
+__device__ void memcpy_async(T* dst, const T* src, aligned_size_t<N> size,
+                             pipeline<Scope>& p);
+template <class Group, class T, thread_scope Scope>
+__device__ void memcpy_async(const Group& g, T* dst, const T* src, unsigned long size,
+                             pipeline<Scope>& p);
+template <thread_scope Scope> class barrier {
+ public:
+  __device__ void arrive_and_wait();
+};
+}  // namespace cuda
+""",
+    "cuda/barrier": '#pragma once\n#include <cuda/pipeline>\n',
+    "mma.h": r"""
+#pragma once
+namespace nvcuda { namespace wmma {
+struct matrix_a {}; struct matrix_b {}; struct accumulator {};
+struct row_major {}; struct col_major {};
+enum layout_t { mem_row_major, mem_col_major };
+namespace precision { struct tf32 {}; struct b1 {}; struct s4 {}; struct u4 {}; }
+namespace experimental { namespace precision { struct b1 {}; struct s4 {}; struct u4 {}; } }
+template <class Use, int m, int n, int k, class T, class Layout = void>
+class fragment {
+ public:
+  enum { num_elements = 8 };
+  T x[8];
+};
+template <class Use, int m, int n, int k, class T, class Layout, class U>
+__device__ void load_matrix_sync(fragment<Use, m, n, k, T, Layout>& a, const U* p,
+                                 unsigned ldm);
+template <class Use, int m, int n, int k, class T, class Layout, class U>
+__device__ void load_matrix_sync(fragment<Use, m, n, k, T, Layout>& a, const U* p,
+                                 unsigned ldm, layout_t layout);
+template <class Use, int m, int n, int k, class T, class U>
+__device__ void store_matrix_sync(U* p, const fragment<Use, m, n, k, T>& a, unsigned ldm,
+                                  layout_t layout);
+template <class Use, int m, int n, int k, class T, class Layout, class V>
+__device__ void fill_fragment(fragment<Use, m, n, k, T, Layout>& a, const V& v);
+template <class D, class A, class B, class C>
+__device__ void mma_sync(D& d, const A& a, const B& b, const C& c, bool satf = false);
+template <class T> __device__ T __float_to_tf32(T v);
+} }  // namespace nvcuda::wmma
+""",
+}
 
 
 #: The shim's text (built once at import).
@@ -236,7 +763,9 @@ SHIM_SOURCE = _build()
 
 
 def unsaved_files() -> list[tuple[str, str]]:
-    """The shim and the empty stand-in headers, as (path, contents) pairs for clang."""
+    """The shim and the stand-in headers, as (path, contents) pairs for clang."""
     files = [(SHIM_PATH, SHIM_SOURCE)]
     files.extend((f"{INCLUDE_DIR}/{h}", "#pragma once\n") for h in EMPTY_HEADERS)
+    files.extend((f"{INCLUDE_DIR}/{h}", text) for h, text in HEADERS.items())
+    files.extend((f"{STUB_DIR}/{h}", "#pragma once\n") for h in STUB_HEADERS)
     return files

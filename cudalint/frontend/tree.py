@@ -31,7 +31,7 @@ class Node:
     (the bindings' own properties add a null check, itself a libclang call, to each).
     """
 
-    __slots__ = ("_ref", "_spelling", "_type", "children", "cursor", "itype", "kind")
+    __slots__ = ("_ckind", "_ref", "_spelling", "_type", "children", "cursor", "itype", "kind")
 
     def __init__(self, cursor: ci.Cursor, kind: int) -> None:
         self.cursor = cursor
@@ -42,6 +42,7 @@ class Node:
         self._ref: Any = UNSET
         #: Cache for the walker's integer type of this node (UNSET until computed).
         self.itype: Any = UNSET
+        self._ckind = -1
 
     @property
     def is_expr(self) -> bool:
@@ -63,6 +64,13 @@ class Node:
             t._tu = self.cursor._tu
             self._type = t
         return self._type
+
+    @property
+    def ckind(self) -> int:
+        """The kind of this node's canonical type (``TypeKind.X.value``)."""
+        if self._ckind < 0:
+            self._ckind = int(ci.conf.lib.clang_getCanonicalType(self.type)._kind_id)
+        return self._ckind
 
     @property
     def referenced(self) -> Any:

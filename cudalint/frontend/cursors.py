@@ -1,0 +1,322 @@
+"""Cursor kinds, type helpers and the facts the walker records about a function.
+
+Shared by the walker (declarations, templates, launches) and the executor (values,
+guards and accesses in statement order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import clang.cindex as ci
+
+from cudalint.frontend.tree import UNSET, Node, build, cursor_key
+from cudalint.ir import INT, UINT, Const, Expr, IntType, Span, Sym
+
+K = ci.CursorKind
+TK = ci.TypeKind
+
+
+class N:
+    """Cursor kinds as ints (``Node.kind``)."""
+
+    ARRAY_SUBSCRIPT = K.ARRAY_SUBSCRIPT_EXPR.value
+    MEMBER_REF = K.MEMBER_REF_EXPR.value
+    DECL_REF = K.DECL_REF_EXPR.value
+    UNEXPOSED = K.UNEXPOSED_EXPR.value
+    PAREN = K.PAREN_EXPR.value
+    BINARY = K.BINARY_OPERATOR.value
+    COMPOUND_ASSIGN = K.COMPOUND_ASSIGNMENT_OPERATOR.value
+    UNARY = K.UNARY_OPERATOR.value
+    CALL = K.CALL_EXPR.value
+    VAR_DECL = K.VAR_DECL.value
+    PARM_DECL = K.PARM_DECL.value
+    DECL_STMT = K.DECL_STMT.value
+    IF = K.IF_STMT.value
+    FOR = K.FOR_STMT.value
+    CONDITIONAL = K.CONDITIONAL_OPERATOR.value
+    COMPOUND_STMT = K.COMPOUND_STMT.value
+    INIT_LIST = K.INIT_LIST_EXPR.value
+    FUNCTIONAL_CAST = K.CXX_FUNCTIONAL_CAST_EXPR.value
+    INTEGER_LITERAL = K.INTEGER_LITERAL.value
+    CHARACTER_LITERAL = K.CHARACTER_LITERAL.value
+    BOOL_LITERAL = K.CXX_BOOL_LITERAL_EXPR.value
+    UNARY_EXPR = K.CXX_UNARY_EXPR.value
+    TYPE_REF = K.TYPE_REF.value
+    CUDAGLOBAL = K.CUDAGLOBAL_ATTR.value
+    CUDADEVICE = K.CUDADEVICE_ATTR.value
+    CUDASHARED = K.CUDASHARED_ATTR.value
+    UNEXPOSED_ATTR = K.UNEXPOSED_ATTR.value
+    TEMPLATE_NON_TYPE = K.TEMPLATE_NON_TYPE_PARAMETER.value
+    TEMPLATE_TYPE = K.TEMPLATE_TYPE_PARAMETER.value
+    TEMPLATE_TEMPLATE = K.TEMPLATE_TEMPLATE_PARAMETER.value
+    UNEXPOSED_DECL = K.UNEXPOSED_DECL.value
+    NAMESPACE = K.NAMESPACE.value
+    LINKAGE_SPEC = K.LINKAGE_SPEC.value
+    FUNCTION_DECL = K.FUNCTION_DECL.value
+    FUNCTION_TEMPLATE = K.FUNCTION_TEMPLATE.value
+    ENUM_DECL = K.ENUM_DECL.value
+    ENUM_CONSTANT_DECL = K.ENUM_CONSTANT_DECL.value
+    WHILE = K.WHILE_STMT.value
+    ALIGNED_ATTR = K.ALIGNED_ATTR.value
+    DO = K.DO_STMT.value
+    RETURN = K.RETURN_STMT.value
+    BREAK = K.BREAK_STMT.value
+    CONTINUE = K.CONTINUE_STMT.value
+    SWITCH = K.SWITCH_STMT.value
+    CASE = K.CASE_STMT.value
+    DEFAULT = K.DEFAULT_STMT.value
+    LABEL = K.LABEL_STMT.value
+    GOTO = K.GOTO_STMT.value
+    ASM = K.ASM_STMT.value
+    MS_ASM = K.MS_ASM_STMT.value
+
+# --- roles of an access site ---------------------------------------------------------------
+
+LOAD = "load"
+STORE = "store"
+RMW = "rmw"  # compound assignment, ++, --: a load then a store
+ADDR = "addr"  # &tile[i]: not an access by itself
+ATOMIC = "atomic"
+
+ROLE_KINDS: dict[str, tuple[str, ...]] = {
+    LOAD: ("load",),
+    STORE: ("store",),
+    RMW: ("load", "store"),
+    ATOMIC: ("atomic",),
+    ADDR: (),
+}
+
+ATOMICS = frozenset(
+    f"atomic{op}{suffix}"
+    for op in ("Add", "Sub", "Exch", "Min", "Max", "Inc", "Dec", "And", "Or", "Xor", "CAS")
+    for suffix in ("", "_block", "_system")
+)
+
+BUILTIN_VARS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+
+THREAD_SYMS: tuple[Expr, ...] = tuple(
+    Sym(f"threadIdx.{c}", UINT, lane_dependent=True) for c in "xyz"
+)
+
+BINARY_OPS = frozenset(
+    ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
+     "<", "<=", ">", ">=", "==", "!=", "&&", "||"]
+)
+COMPARISONS = frozenset(["<", "<=", ">", ">=", "==", "!="])
+
+LOOPS = frozenset(
+    k.value for k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.CXX_FOR_RANGE_STMT)
+)
+CASTS = frozenset(
+    k.value for k in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR,
+                      K.CXX_CONST_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR)
+)
+TOP_LEVEL_KINDS = frozenset(
+    k.value for k in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.VAR_DECL, K.ENUM_DECL,
+                      K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)
+)
+ARRAY_TYPES = frozenset(
+    [TK.CONSTANTARRAY, TK.DEPENDENTSIZEDARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY]
+)
+
+SIGNED_KINDS = frozenset(
+    [TK.CHAR_S, TK.SCHAR, TK.SHORT, TK.INT, TK.LONG, TK.LONGLONG, TK.INT128, TK.WCHAR]
+)
+UNSIGNED_KINDS = frozenset(
+    [TK.CHAR_U, TK.UCHAR, TK.USHORT, TK.UINT, TK.ULONG, TK.ULONGLONG, TK.UINT128,
+     TK.CHAR16, TK.CHAR32]
+)
+
+BLOCK_DIM_ANNOTATION = re.compile(
+    r"//\s*cudalint:\s*block-dim\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?(?:,\s*(\d+)\s*)?\)"
+)
+EXPLICIT_INSTANTIATION = re.compile(
+    r"\btemplate\s+(?!<)[^;{}]*?\b([A-Za-z_]\w*)\s*<([^;{}]*?)>\s*\("
+)
+DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+(.+?)[ \t]*$", re.M)
+INT_SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")
+
+BUILTIN_TYPE_SIZES = {
+    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1,
+    "short": 2, "unsigned short": 2, "int": 4, "unsigned": 4, "unsigned int": 4,
+    "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8,
+    "float": 4, "double": 8,
+}
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+
+_int_type_cache: dict[int, IntType | None] = {}
+
+DEPENDENT_KINDS = frozenset([TK.DEPENDENT.value, TK.UNEXPOSED.value])
+BOOL_KIND = TK.BOOL.value
+ENUM_KIND = TK.ENUM.value
+
+
+def canonical_kind(t: ci.Type) -> int:
+    """The canonical type's kind as an int (``TypeKind.X.value``)."""
+    return int(ci.conf.lib.clang_getCanonicalType(t)._kind_id)
+
+
+def int_type(t: ci.Type) -> IntType | None:
+    """The IR integer type of a clang type; None for anything that is not an integer.
+
+    ``bool`` maps to ``int``: its values are 0 and 1 and comparisons yield it.
+    """
+    ct = ci.conf.lib.clang_getCanonicalType(t)
+    ct._tu = t._tu
+    kind = ct._kind_id
+    if kind == ENUM_KIND:
+        decl = ct.get_declaration()
+        return int_type(decl.enum_type) if decl is not None else INT
+    if kind in _int_type_cache:
+        return _int_type_cache[kind]
+    result: IntType | None
+    tk = TK.from_id(kind)
+    if tk == TK.BOOL:
+        result = INT
+    elif tk in SIGNED_KINDS or tk in UNSIGNED_KINDS:
+        result = IntType(ct.get_size() * 8, tk in SIGNED_KINDS)
+    else:
+        result = None
+    _int_type_cache[kind] = result
+    return result
+
+
+def node_int_type(n: Node) -> IntType | None:
+    """``int_type`` of a node's type, computed once per node."""
+    if n.itype is _UNKNOWN:
+        n.itype = int_type(n.type)
+    return n.itype  # type: ignore[no-any-return]
+
+
+_UNKNOWN = UNSET
+
+
+def strip(c: Node) -> Node:
+    """``c`` without implicit casts and parentheses."""
+    while c.kind in (N.UNEXPOSED, N.PAREN) and len(c.children) == 1:
+        c = c.children[0]
+    return c
+
+
+def arguments(call: Node) -> list[Node]:
+    """The argument nodes of a call or constructor expression."""
+    by_bytes = {bytes(ch.cursor): ch for ch in call.children}
+    out: list[Node] = []
+    for a in call.cursor.get_arguments():
+        if a is None:
+            continue
+        node = by_bytes.get(bytes(a))
+        if node is None:  # not a direct child (cannot happen for calls libclang builds)
+            node = build(a)
+        out.append(node)
+    return out
+
+
+def dedupe(items: Iterable[Expr]) -> tuple[Expr, ...]:
+    out: list[Expr] = []
+    for e in items:
+        if isinstance(e, Const) or e in out:
+            continue
+        out.append(e)
+    return tuple(out)
+
+
+def split_top_level(text: str) -> list[str]:
+    parts: list[str] = []
+    depth = 0
+    cur = ""
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+# --- recorded facts ------------------------------------------------------------------------
+
+
+@dataclass
+class Var:
+    """A local variable or parameter of the function and every write to it."""
+
+    name: str
+    init: Node | None
+    is_param: bool = False
+    writes: list[Node] = field(default_factory=list)  # right-hand sides
+    assigned: bool = False
+    in_loop: bool = False
+    loop_var: bool = False
+    address_taken: bool = False
+
+    @property
+    def modified(self) -> bool:
+        return self.assigned or self.address_taken or self.loop_var
+
+
+@dataclass
+class ArrayDecl:
+    cursor: ci.Cursor
+    name: str
+    kernel: str | None
+    ndim: int
+    static_dims: list[int | None]
+    extents: list[Node | None]
+    element_type: ci.Type
+    dependent: bool
+    span: Span
+    dim_spans: tuple[Span, ...]
+    dim_texts: tuple[str, ...]
+    #: ``extern __shared__ T name[]``: the dynamic shared-memory window.
+    dynamic: bool = False
+    #: Alignment in bytes from ``__align__``/``alignas``/``aligned`` on the declaration.
+    declared_alignment: int = 0
+
+
+@dataclass
+class TemplateParam:
+    name: str
+    is_type: bool
+
+
+@dataclass
+class Env:
+    """Template arguments of one instantiation."""
+
+    label: str | None = None
+    values: dict[str, int] = field(default_factory=dict)
+    types: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+
+@dataclass
+class Function:
+    node: Node
+    name: str
+    is_kernel: bool
+    is_device: bool
+    template_params: list[TemplateParam]
+    body: Node | None
+    vars: dict[int, Var] = field(default_factory=dict)
+    arrays: dict[int, ArrayDecl] = field(default_factory=dict)
+    launches: list[Node] = field(default_factory=list)
+    #: Device functions this function calls (by name), for call-site analysis.
+    calls: set[str] = field(default_factory=set)
+
+
+def key_of(c: ci.Cursor) -> int:
+    return cursor_key(c)
+
+

@@ -1,0 +1,2030 @@
+"""Run one function body in statement order and hand out its shared accesses.
+
+The executor keeps the current value of every integer local (and of every pointer into
+shared memory) as it walks the statements, so an index sees the value its variable holds
+on the straight-line path to the access. Where control flow decides a value (assigned in
+one branch of an ``if``, or in a loop body), the value becomes an ``Opaque`` that says so
+and names its inputs; it is never guessed.
+
+- ``if``: both branches run from the same state with the condition (or its negation) as
+  a guard; afterwards a variable whose value differs between them depends on control
+  flow. A branch that always leaves (``return``, ``break``, ``continue``) drops out, and
+  the statements after it run under the negated exit condition
+  (``if (tid >= n) return;`` → later guards include ``!(tid >= n)``).
+- loops: ``for (i = START; i CMP BOUND; i OP= STEP)`` makes ``i`` a uniform symbol with
+  an ``Induction`` when START and STEP are uniform, or ``START + k*STEP`` with a fresh
+  uniform ``k@L<line>`` when START depends on the lane. Every other variable assigned in
+  the loop is opaque inside and after it.
+- regions: a new straight-line region starts at every branch or loop boundary, barrier,
+  atomic, inline asm, and call that is not known to be barrier-free; nvcc can merge
+  neighbouring accesses only within one region.
+- ``__device__`` functions with a body in the file are run at each call site with the
+  caller's argument values (shared pointers included), so their accesses are costed per
+  call site; recursion and deep call chains stop at a fixed depth.
+- pointers into shared memory (``T* p = &s[i]``, ``s + off``, casts to vector types)
+  are tracked as (array, byte offset, pointee type). Pointers carved from an
+  ``extern __shared__`` window at a uniform offset become arrays of their own whose
+  ``base_offset`` records where they start in the window.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
+
+import clang.cindex as ci
+
+from cudalint.frontend.consteval import (
+    UO_ADDR_OF,
+    UO_DEREF,
+    UO_LNOT,
+    UO_MINUS,
+    UO_NOT,
+    UO_PLUS,
+    UO_POST_DEC,
+    UO_POST_INC,
+    UO_PRE_DEC,
+    UO_PRE_INC,
+    evaluate_int,
+    fold,
+    is_from_main_file,
+    unary_operator_kind,
+)
+from cudalint.frontend.cursors import (
+    ADDR,
+    ARRAY_TYPES,
+    ATOMIC,
+    ATOMICS,
+    BINARY_OPS,
+    BOOL_KIND,
+    BUILTIN_VARS,
+    CASTS,
+    COMPARISONS,
+    DEPENDENT_KINDS,
+    LOAD,
+    LOOPS,
+    RMW,
+    ROLE_KINDS,
+    STORE,
+    THREAD_SYMS,
+    TK,
+    ArrayDecl,
+    Env,
+    Function,
+    K,
+    N,
+    Var,
+    arguments,
+    canonical_kind,
+    dedupe,
+    int_type,
+    key_of,
+    node_int_type,
+    strip,
+)
+from cudalint.frontend.tree import Node, build
+from cudalint.ir import (
+    INT,
+    LONG,
+    UINT,
+    Access,
+    Binary,
+    Cast,
+    Const,
+    Expr,
+    Induction,
+    IntType,
+    Launch,
+    Note,
+    Opaque,
+    Select,
+    SharedArray,
+    Sym,
+    Unary,
+)
+
+if TYPE_CHECKING:
+    from cudalint.frontend.walker import Walker
+
+#: Calls after which accesses are not merged with the ones before.
+BARRIERS = frozenset([
+    "__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
+    "__syncwarp", "__threadfence", "__threadfence_block", "__threadfence_system",
+    "__barrier_sync", "sync", "barrier_sync", "__pipeline_commit", "__pipeline_wait_prior",
+    "arrive_and_wait", "wait", "producer_commit", "consumer_wait", "consumer_release",
+    "producer_acquire", "memcpy_async", "__nanosleep",
+])
+
+#: Calls that copy into shared memory asynchronously: (name, index of the shared argument
+#: or -1 for "the first shared pointer among the arguments").
+ASYNC_COPIES = {
+    "__pipeline_memcpy_async": 0,
+    "memcpy_async": -1,
+    "__cp_async": 0,
+}
+#: Tensor-core loads/stores that take a shared pointer: their cost is not modelled.
+MATRIX_CALLS = {"load_matrix_sync": LOAD, "store_matrix_sync": STORE}
+
+_SHARED_ASM = re.compile(
+    r"\b(ldmatrix|stmatrix|cp\.async|cp\.reduce\.async|ld\.shared|st\.shared|atom\.shared"
+    r"|red\.shared|ld\.volatile\.shared|st\.volatile\.shared|ld\.[\w.]*shared|st\.[\w.]*shared"
+    r"|atom\.[\w.]*shared|red\.[\w.]*shared|mbarrier|wgmma|tcgen05)"
+)
+
+_MAX_DEPTH = 8  # nested inlined calls
+_MAX_LEAVES = 64  # per struct copy
+
+_COOPERATIVE_NS = "cooperative_groups"
+_ARRAY_KINDS = tuple(t.value for t in ARRAY_TYPES)
+
+
+@dataclass(eq=False)
+class Ptr:
+    """A pointer into shared memory: which array, the byte offset, the pointee type."""
+
+    array: SharedArray
+    decl: ArrayDecl | None
+    offset: Expr
+    pointee: ci.Type | None
+    #: Set when the pointer's value depends on something the executor cannot follow.
+    unknown: str = ""
+
+
+Value = Union[Expr, Ptr]  # noqa: UP007 (a runtime alias: Expr is itself a Union)
+
+
+@dataclass
+class Loc:
+    """A place in shared memory: an lvalue the executor resolved."""
+
+    array: SharedArray
+    decl: ArrayDecl | None
+    #: Byte offset from the array base (used when the access is not a plain chain).
+    offset: Expr
+    type: ci.Type
+    #: Subscripts of a plain chain on the array (None once a pointer is involved).
+    indices: list[Expr] | None
+    member_offset: int = 0
+    unknown: str = ""
+
+
+@dataclass
+class Exits:
+    """Conditions (relative to the statement's entry) under which it leaves early."""
+
+    ret: Expr | None = None
+    brk: Expr | None = None
+    cont: Expr | None = None
+
+    def any(self) -> Expr | None:
+        return _or(_or(self.ret, self.brk), self.cont)
+
+
+_TRUE = Const(1, INT)
+
+
+def _plus(a: Expr, b: Expr, op: str = "+") -> Expr:
+    """``a op b`` in LONG, dropping a zero operand."""
+    if isinstance(b, Const) and b.value == 0:
+        return a
+    if op == "+" and isinstance(a, Const) and a.value == 0:
+        return b
+    return fold(Binary(op, a, b, LONG))  # type: ignore[arg-type]
+
+
+def _is_true(e: Expr | None) -> bool:
+    return isinstance(e, Const) and e.value != 0
+
+
+def _is_false(e: Expr | None) -> bool:
+    return e is None or (isinstance(e, Const) and e.value == 0)
+
+
+def _or(a: Expr | None, b: Expr | None) -> Expr | None:
+    if _is_false(a):
+        return None if _is_false(b) else b
+    if _is_false(b):
+        return a
+    if _is_true(a) or _is_true(b):
+        return _TRUE
+    assert a is not None and b is not None
+    return Binary("||", a, b, INT)
+
+
+def _and(a: Expr | None, b: Expr | None) -> Expr | None:
+    if _is_false(a) or _is_false(b):
+        return None
+    if _is_true(a):
+        return b
+    if _is_true(b):
+        return a
+    assert a is not None and b is not None
+    return Binary("&&", a, b, INT)
+
+
+def _not(e: Expr) -> Expr:
+    if isinstance(e, Unary) and e.op == "!" and isinstance(e.operand, Binary) \
+            and e.operand.op in COMPARISONS:
+        return e.operand
+    return fold(Unary("!", e, INT))
+
+
+def lane_dependent(e: Expr) -> bool:
+    if isinstance(e, Sym):
+        return e.lane_dependent
+    if isinstance(e, Const):
+        return False
+    if isinstance(e, Unary | Cast):
+        return lane_dependent(e.operand)
+    if isinstance(e, Binary):
+        return lane_dependent(e.lhs) or lane_dependent(e.rhs)
+    if isinstance(e, Select):
+        return lane_dependent(e.cond) or lane_dependent(e.then) or lane_dependent(e.other)
+    return any(lane_dependent(i) for i in e.inputs)
+
+
+def _refs(n: Node, out: set[int]) -> set[int]:
+    """Keys of the declarations every DECL_REF under ``n`` names."""
+    if n.kind == N.DECL_REF:
+        ref = n.referenced
+        if ref is not None:
+            out.add(key_of(ref))
+    for ch in n.children:
+        _refs(ch, out)
+    return out
+
+
+def _usual(a: IntType, b: IntType) -> IntType:
+    """C's usual arithmetic conversions on two integer types."""
+    a = a if a.bits >= 32 else INT
+    b = b if b.bits >= 32 else INT
+    if a == b:
+        return a
+    if a.signed == b.signed:
+        return a if a.bits >= b.bits else b
+    u, s = (a, b) if not a.signed else (b, a)
+    if u.bits >= s.bits:
+        return u
+    return s
+
+
+class Executor:
+    """Runs function bodies under one set of template arguments."""
+
+    def __init__(self, walker: Walker, fn: Function | None, env: Env) -> None:
+        self.w = walker
+        self.fn = fn
+        self.root_fn = fn
+        self.env = env
+        self.root_env = env
+        self.memo: dict[int, Expr] = {}  # by id() of Nodes, valid while the state holds
+        self.in_progress: set[int] = set()
+        self.lazy_cache: dict[int, Expr] = {}
+        self.array_cache: dict[tuple[int, str | None],
+                               tuple[SharedArray, list[Expr], int | None, str]] = {}
+        self.values: dict[int, Value] = {}
+        self.guards: tuple[Expr, ...] = ()
+        self.pending: list[tuple[int, Value | None]] = []
+        self.accesses: list[Access] = []
+        self.region = 0
+        self._regions = 0
+        self.order = 0
+        self.depth = 0
+        self.stack: list[str] = []
+        self.inlined: set[str] = set()
+        self.returns: list[tuple[tuple[Expr, ...], Expr | None]] = []
+        self.carved: dict[int, SharedArray] = {}
+        self.loop_assigned_cache: dict[int, set[int]] = {}
+        #: Integer locals holding a shared-window address (``__cvta_generic_to_shared``).
+        self.shared_addrs: dict[int, Ptr] = {}
+
+    # --- entry points --------------------------------------------------------------------
+
+    def run(self) -> list[Access]:
+        """Every access of the function body (params: kernel symbols or opaque)."""
+        fn = self.fn
+        assert fn is not None and fn.body is not None
+        for p in self.params(fn):
+            var = fn.vars.get(key_of(p.cursor))
+            t = node_int_type(p)
+            if var is None or t is None:
+                continue
+            if fn.is_kernel:
+                self.values[key_of(p.cursor)] = Sym(p.spelling, t)
+            else:
+                self.values[key_of(p.cursor)] = Opaque(
+                    f"parameter '{p.spelling}' of device function '{fn.name}'", THREAD_SYMS, t
+                )
+        self.stack.append(fn.name)
+        self.new_region()
+        self.stmt(fn.body)
+        self.stack.pop()
+        return self.accesses
+
+    @staticmethod
+    def params(fn: Function) -> list[Node]:
+        return [ch for ch in fn.node.children if ch.kind == N.PARM_DECL]
+
+    # --- state ---------------------------------------------------------------------------
+
+    def new_region(self) -> None:
+        self._regions += 1
+        self.region = self._regions
+
+    def set_value(self, key: int, value: Value | None) -> None:
+        if value is None:
+            self.values.pop(key, None)
+        else:
+            self.values[key] = value
+        self.memo.clear()
+
+    def flush(self) -> None:
+        """Apply the writes of a full expression (C's sequence point at its end)."""
+        if not self.pending:
+            return
+        for key, value in self.pending:
+            self.set_value(key, value)
+        self.pending = []
+        self.memo.clear()
+
+    def var_name(self, key: int) -> str:
+        fn = self.fn
+        var = fn.vars.get(key) if fn is not None else None
+        return var.name if var is not None else "a variable"
+
+    def local(self, n: Node) -> tuple[int, Var, Node] | None:
+        """(key, var, decl ref) when ``n`` names a local variable or parameter."""
+        s = strip(n)
+        if s.kind != N.DECL_REF or self.fn is None:
+            return None
+        ref = s.referenced
+        if ref is None:
+            return None
+        k = key_of(ref)
+        var = self.fn.vars.get(k)
+        if var is None:
+            return None
+        return k, var, s
+
+    # --- arrays --------------------------------------------------------------------------
+
+    def array_record(self, a: ArrayDecl) -> tuple[SharedArray, list[Expr], int | None, str]:
+        ck = (key_of(a.cursor), self.env.label)
+        hit = self.array_cache.get(ck)
+        if hit is not None:
+            return hit
+        dim_exprs: list[Expr] = []
+        dims: list[int] = []
+        for d, ext in zip(a.static_dims, a.extents, strict=True):
+            if d is not None:
+                dims.append(d)
+                dim_exprs.append(Const(d, LONG))
+                continue
+            e = self.expr(ext) if ext is not None else Opaque("unknown extent")
+            if isinstance(e, Const):
+                dims.append(e.value)
+                dim_exprs.append(Const(e.value, LONG))
+            else:
+                dims.append(0)
+                dim_exprs.append(e)
+        element_type = a.element_type.spelling
+        elem_bytes: int | None = int(a.element_type.get_size())
+        unknown = ""
+        align = max(int(a.element_type.get_align()), 0)
+        if elem_bytes is not None and elem_bytes <= 0:
+            bound = self.env.types.get(element_type.replace("volatile ", "").replace(
+                "const ", ""))
+            if bound is not None:
+                element_type, elem_bytes = bound
+                align = 0
+            else:
+                elem_bytes = None
+                unknown = f"element type depends on template parameter {element_type}"
+        base = a.kernel or ""
+        if a.dependent and self.env.label:
+            base = f"{base}<{self.env.label}>"
+        key = f"{base}::{a.name}"
+        if a.declared_alignment > align and align >= 0:
+            align = a.declared_alignment
+        rec = SharedArray(
+            key=key, name=a.name, element_type=element_type, element_bytes=elem_bytes or 0,
+            dims=tuple(dims), span=a.span, dim_spans=a.dim_spans, dim_texts=a.dim_texts,
+            kernel=a.kernel, alignment=align,
+            base_offset=Const(0, LONG) if a.dynamic else None,
+        )
+        result = (rec, dim_exprs, elem_bytes, unknown)
+        self.array_cache[ck] = result
+        self.w.add_array(rec)
+        return result
+
+    def shared_decl(self, ref: ci.Cursor | None) -> ArrayDecl | None:
+        if ref is None:
+            return None
+        k = key_of(ref)
+        if self.fn is not None:
+            a = self.fn.arrays.get(k)
+            if a is not None:
+                return a
+        return self.w.file_arrays.get(k)
+
+    def type_bytes(self, t: ci.Type) -> int | None:
+        size = int(t.get_size())
+        if size > 0:
+            return size
+        canon = t.get_canonical()
+        if canon.kind == TK.CONSTANTARRAY:
+            inner = self.type_bytes(canon.element_type)
+            return None if inner is None else inner * int(canon.element_count)
+        spelled = t.spelling.replace("volatile ", "").replace("const ", "").strip()
+        bound = self.env.types.get(spelled)
+        return bound[1] if bound is not None else None
+
+    # --- lvalues and pointers ------------------------------------------------------------
+
+    def lvalue(self, n: Node) -> Loc | None:
+        """The shared-memory place ``n`` designates, or None."""
+        kind = n.kind
+        if kind in (N.PAREN, N.UNEXPOSED) and len(n.children) == 1:
+            inner = n.children[0]
+            # A no-op cast of an lvalue (to const) keeps it an lvalue; lvalue-to-rvalue
+            # and decay are handled by the callers, which see the inner node.
+            if inner.is_expr and n.ckind == inner.ckind:
+                return self.lvalue(inner)
+            return None
+        if kind == N.DECL_REF:
+            ref = n.referenced
+            a = self.shared_decl(ref)
+            if a is not None:
+                rec = self.array_record(a)[0]
+                return Loc(rec, a, Const(0, LONG), n.type, [])
+            got = self.local(n)
+            if got is not None:
+                v = self.values.get(got[0])
+                if isinstance(v, Ptr) and got[1].init is not None and self._is_reference(n):
+                    return self.deref(v, n.type)
+            return None
+        if kind == N.ARRAY_SUBSCRIPT:
+            children = n.children
+            if len(children) != 2:
+                return None
+            base, idx = strip(children[0]), children[1]
+            # ``base`` is an array lvalue that decayed, or a pointer value.
+            loc: Loc | None
+            if TK.from_id(base.ckind) in ARRAY_TYPES:
+                loc = self.lvalue(base)
+                if loc is None:
+                    return None
+                elem_t = base.type.get_canonical().element_type
+                if elem_t.kind == TK.INVALID:
+                    elem_t = base.type.element_type
+            else:
+                p = self.ptr_value(children[0])
+                if p is None:
+                    return None
+                loc = self.deref(p, n.type)
+                elem_t = n.type
+                if p.decl is None and p.array.base_offset is not None \
+                        and p.offset == Const(0, LONG):
+                    loc.indices = []  # a carved array's own pointer: a plain subscript
+            ie = self.expr(idx)
+            loc.type = n.type
+            if loc.indices is not None and loc.decl is not None:
+                loc.indices.append(ie)  # a plain chain: loc_offset computes the offset
+                return loc
+            size = self.type_bytes(elem_t)
+            if size is None:
+                loc.unknown = loc.unknown or "element size depends on a template parameter"
+                size = 0
+            step = fold(Binary("*", self._long(ie), Const(size, LONG), LONG))
+            loc.offset = _plus(loc.offset, step)
+            if loc.indices is not None:
+                loc.indices.append(ie)
+            return loc
+        if kind == N.MEMBER_REF:
+            children = n.children
+            if len(children) != 1:
+                return None
+            base = strip(children[0])
+            if base.ckind == TK.POINTER.value:
+                p = self.ptr_value(children[0])
+                if p is None:
+                    return None
+                loc = self.deref(p, p.pointee or base.type.get_pointee())
+                record = base.type.get_pointee().get_canonical()
+            else:
+                loc = self.lvalue(base)
+                if loc is None:
+                    return None
+                record = base.type.get_canonical()
+            off = record.get_offset(n.spelling)
+            if off < 0:
+                loc.unknown = loc.unknown or f"offset of member '{n.spelling}' is not known"
+                off = 0
+            loc.member_offset += off // 8
+            loc.offset = _plus(loc.offset, Const(off // 8, LONG))
+            loc.type = n.type
+            return loc
+        if kind == N.UNARY and len(n.children) == 1 \
+                and unary_operator_kind(n.cursor) == UO_DEREF:
+            p = self.ptr_value(n.children[0])
+            if p is None:
+                return None
+            return self.deref(p, n.type)
+        if kind in CASTS or kind == N.CALL:
+            return None
+        return None
+
+    @staticmethod
+    def _is_reference(n: Node) -> bool:
+        ref = n.referenced
+        return ref is not None and ref.type.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)
+
+    def deref(self, p: Ptr, t: ci.Type) -> Loc:
+        return Loc(p.array, p.decl, p.offset, t, None, 0, p.unknown)
+
+    @staticmethod
+    def _long(e: Expr) -> Expr:
+        return e if e.type == LONG else fold(Cast(e, LONG))
+
+    def ptr_value(self, n: Node) -> Ptr | None:
+        """The shared-memory pointer ``n`` evaluates to, or None."""
+        kind = n.kind
+        if kind == N.PAREN and len(n.children) == 1:
+            return self.ptr_value(n.children[0])
+        if kind == N.UNEXPOSED and len(n.children) == 1 and n.children[0].is_expr:
+            inner = n.children[0]
+            if TK.from_id(inner.ckind) in ARRAY_TYPES:
+                loc = self.lvalue(strip(inner))
+                if loc is None:
+                    return None
+                return self.address(loc, self.pointee(n.type))
+            p = self.ptr_value(inner)
+            if p is not None and n.ckind == TK.POINTER.value:
+                return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown)
+            return p
+        if kind == N.DECL_REF:
+            got = self.local(n)
+            if got is not None:
+                v = self.values.get(got[0])
+                if isinstance(v, Ptr):
+                    return v
+                return None
+            a = self.shared_decl(n.referenced)
+            if a is not None:
+                loc = self.lvalue(n)
+                if loc is not None and TK.from_id(n.ckind) in ARRAY_TYPES:
+                    return self.address(loc, n.type.get_canonical().element_type)
+            return None
+        if kind == N.UNARY and len(n.children) == 1:
+            uo = unary_operator_kind(n.cursor)
+            if uo == UO_ADDR_OF:
+                loc = self.lvalue(strip(n.children[0]))
+                return self.address(loc, loc.type) if loc is not None else None
+            return None
+        if kind == N.BINARY and n.spelling in ("+", "-") and len(n.children) == 2:
+            lhs, rhs = n.children
+            if lhs.ckind == TK.POINTER.value:
+                p, k = self.ptr_value(lhs), rhs
+            elif rhs.ckind == TK.POINTER.value and n.spelling == "+":
+                p, k = self.ptr_value(rhs), lhs
+            else:
+                return None
+            if p is None or node_int_type(k) is None:
+                return None
+            return self.advance(p, self.expr(k), n.spelling)
+        if kind in CASTS:
+            inner_nodes = n.expr_children()
+            if not inner_nodes:
+                return None
+            p = self.ptr_value(inner_nodes[-1])
+            if p is None or n.ckind != TK.POINTER.value:
+                return None
+            return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown)
+        if kind == N.CALL and n.spelling == "operator " + n.type.spelling:
+            return None
+        return None
+
+    @staticmethod
+    def pointee(t: ci.Type) -> ci.Type | None:
+        canon = t.get_canonical()
+        if canon.kind == TK.POINTER:
+            return t.get_pointee() if t.kind == TK.POINTER else canon.get_pointee()
+        return None
+
+    def address(self, loc: Loc, pointee: ci.Type | None) -> Ptr:
+        offset = self.loc_offset(loc)
+        return Ptr(loc.array, loc.decl, offset, pointee, loc.unknown)
+
+    def advance(self, p: Ptr, k: Expr, op: str) -> Ptr:
+        size = self.type_bytes(p.pointee) if p.pointee is not None else None
+        unknown = p.unknown
+        if size is None:
+            size = 0
+            unknown = unknown or "pointer arithmetic on a type of unknown size"
+        step = fold(Binary("*", self._long(k), Const(size, LONG), LONG))
+        return Ptr(p.array, p.decl, _plus(p.offset, step, op), p.pointee, unknown)
+
+    def loc_offset(self, loc: Loc) -> Expr:
+        """Byte offset of ``loc``: plain chains keep the ``(i*B + j)*E`` form."""
+        if loc.indices is None or loc.decl is None:
+            return loc.offset
+        _, dim_exprs, elem_bytes, unknown = self.array_record(loc.decl)
+        n = len(loc.indices)
+        if n > len(dim_exprs):
+            return Opaque("subscript beyond the array's dimensions", (), LONG)
+        offset: Expr = Const(0, LONG)
+        for k, ie in enumerate(loc.indices):
+            offset = ie if k == 0 else fold(
+                Binary("+", fold(Binary("*", offset, dim_exprs[k], LONG)), ie, LONG))
+        scale: Expr = Const(1, LONG)
+        for d in dim_exprs[n:]:
+            scale = fold(Binary("*", scale, d, LONG))
+        if elem_bytes is None:
+            return Opaque(unknown, dedupe([offset]), LONG)
+        scale = fold(Binary("*", scale, Const(elem_bytes, LONG), LONG))
+        if not (isinstance(scale, Const) and scale.value == 1):
+            offset = fold(Binary("*", offset, scale, LONG))
+        if loc.member_offset:
+            offset = fold(Binary("+", offset, Const(loc.member_offset, LONG), LONG))
+        if offset.type != LONG:
+            offset = fold(Cast(offset, LONG))
+        return offset
+
+    # --- accesses ------------------------------------------------------------------------
+
+    def leaves(self, t: ci.Type, depth: int = 0) -> list[tuple[int, int]] | None:
+        """(offset, width) of the hardware accesses one copy of ``t`` makes."""
+        canon = t.get_canonical()
+        size = self.type_bytes(t)
+        if size is None:
+            return None
+        if canon.kind == TK.RECORD:
+            align = int(canon.get_align())
+            if align == size and size in (1, 2, 4, 8, 16):
+                return [(0, size)]  # vector types and aligned small structs: one access
+            if depth > 4:
+                return None
+            out: list[tuple[int, int]] = []
+            for f in canon.get_fields():
+                off = canon.get_offset(f.spelling)
+                sub = self.leaves(f.type, depth + 1)
+                if off < 0 or sub is None:
+                    return None
+                out.extend((off // 8 + o, w) for o, w in sub)
+                if len(out) > _MAX_LEAVES:
+                    return None
+            return out
+        if canon.kind == TK.CONSTANTARRAY:
+            sub = self.leaves(canon.element_type, depth + 1)
+            esize = self.type_bytes(canon.element_type)
+            if sub is None or esize is None or int(canon.element_count) * len(sub) > _MAX_LEAVES:
+                return None
+            return [(i * esize + o, w) for i in range(int(canon.element_count)) for o, w in sub]
+        return [(0, size)]
+
+    def guard(self) -> Expr | None:
+        result: Expr | None = None
+        for g in self.guards:
+            result = g if result is None else fold(Binary("&&", result, g, INT))
+        return result
+
+    def emit(self, loc: Loc, role: str, node: Node, unknown: str = "",
+             width: int | None = None) -> None:
+        kinds = ROLE_KINDS[role]
+        if not kinds or self.fn is None or self.root_fn is None:
+            return
+        if TK.from_id(canonical_kind(loc.type)) in ARRAY_TYPES:
+            return  # an array decays to a pointer: no access by itself
+        offset = self.loc_offset(loc)
+        leaves: list[tuple[int, int]] | None
+        plain = loc.indices is not None and loc.decl is not None
+        if canonical_kind(loc.type) in DEPENDENT_KINDS and plain and loc.decl is not None:
+            # Inside an uninstantiated template: the chain's type is dependent.
+            assert loc.indices is not None
+            if len(loc.indices) != loc.decl.ndim or loc.member_offset:
+                return
+            eb = self.array_record(loc.decl)[2]
+            width = eb if eb is not None else 0
+        if width is not None:
+            leaves = [(0, width)]
+        elif role == ATOMIC:
+            size = self.type_bytes(loc.type)
+            leaves = None if size is None else [(0, size)]
+        else:
+            leaves = self.leaves(loc.type)
+        reason = unknown or loc.unknown
+        if not reason and loc.decl is not None:
+            reason = self.array_record(loc.decl)[3]
+        if leaves is None:
+            leaves = [(0, max(self.type_bytes(loc.type) or 0, 0))]
+            reason = reason or "the size of the accessed type is not known"
+        guard = self.guard()
+        span = self.w.span(node.extent)
+        text = self.w.slice(node.extent)
+        volatile = bool(node.type.is_volatile_qualified()) or bool(
+            loc.type.is_volatile_qualified())
+        indices = tuple(loc.indices) if loc.indices is not None \
+            and len(loc.indices) == len(loc.array.dims) else ()
+        for kind in kinds:
+            for off, w in leaves:
+                o = offset if off == 0 else fold(Binary("+", offset, Const(off, LONG), LONG))
+                self.order += 1
+                self.accesses.append(Access(
+                    array=loc.array.key, kernel=self.root_fn.name, kind=kind,  # type: ignore[arg-type]
+                    width=w, offset=o, span=span, text=text, guard=guard,
+                    instantiation=self.root_env.label, unknown_reason=reason or None,
+                    indices=indices, element_offset=loc.member_offset + off,
+                    region=self.region, order=self.order, volatile=volatile,
+                ))
+
+    # --- statements ----------------------------------------------------------------------
+
+    def stmt(self, n: Node) -> Exits:
+        kind = n.kind
+        if kind == N.COMPOUND_STMT:
+            return self.block(n.children)
+        if kind == N.DECL_STMT:
+            for d in n.children:
+                if d.kind == N.VAR_DECL:
+                    self.var_decl(d)
+            return Exits()
+        if kind == N.IF:
+            return self.if_stmt(n)
+        if kind in LOOPS:
+            return self.loop(n)
+        if kind == N.RETURN:
+            value: Expr | None = None
+            for ch in n.children:
+                if ch.is_expr:
+                    self.scan(ch, LOAD)
+                    if node_int_type(ch) is not None:
+                        value = self.expr(ch)
+            self.flush()
+            self.returns.append((self.guards, value))
+            return Exits(ret=_TRUE)
+        if kind == N.BREAK:
+            return Exits(brk=_TRUE)
+        if kind == N.CONTINUE:
+            return Exits(cont=_TRUE)
+        if kind == N.SWITCH:
+            return self.switch(n)
+        if kind in (N.ASM, N.MS_ASM):
+            self.asm(n)
+            return Exits()
+        if kind in (N.CASE, N.DEFAULT, N.LABEL):
+            exits = Exits()
+            for ch in n.children:
+                if not ch.is_expr or ch is n.children[-1]:
+                    e = self.stmt(ch) if not ch.is_expr else self.full(ch)
+                    exits = Exits(_or(exits.ret, e.ret), _or(exits.brk, e.brk),
+                                  _or(exits.cont, e.cont))
+            return exits
+        if kind == N.GOTO:
+            return Exits(ret=Opaque("goto"))
+        if n.is_expr:
+            return self.full(n)
+        exits = Exits()
+        for ch in n.children:
+            e = self.stmt(ch)
+            exits = Exits(_or(exits.ret, e.ret), _or(exits.brk, e.brk), _or(exits.cont, e.cont))
+        return exits
+
+    def full(self, n: Node) -> Exits:
+        self.scan(n, LOAD)
+        self.flush()
+        return Exits()
+
+    def block(self, children: list[Node]) -> Exits:
+        saved = self.guards
+        exits = Exits()
+        for ch in children:
+            e = self.stmt(ch)
+            exits = Exits(_or(exits.ret, e.ret), _or(exits.brk, e.brk), _or(exits.cont, e.cont))
+            leave = e.any()
+            if leave is None:
+                continue
+            if _is_true(leave):
+                break  # the rest of the block is unreachable
+            self.guards = (*self.guards, _not(leave))
+        self.guards = saved
+        return exits
+
+    def var_decl(self, d: Node) -> None:
+        if any(ch.kind == N.CUDASHARED for ch in d.children):
+            return  # declared in the scan; initializers are not allowed
+        k = key_of(d.cursor)
+        exprs = [ch for ch in d.children if ch.is_expr]
+        init = exprs[-1] if exprs else None
+        t = d.type
+        tk = canonical_kind(t)
+        if init is not None and init.kind == N.INIT_LIST and len(init.expr_children()) == 1:
+            init = init.expr_children()[0]
+        if init is None:
+            self.set_value(k, None)
+            return
+        if tk in (TK.LVALUEREFERENCE.value, TK.RVALUEREFERENCE.value):
+            self.scan(init, ADDR)
+            loc = self.lvalue(strip(init))
+            self.flush()
+            self.set_value(k, self.address(loc, t.get_pointee()) if loc is not None else None)
+            return
+        if tk == TK.POINTER.value:
+            self.scan(init, LOAD)
+            p = self.ptr_value(init)
+            self.flush()
+            if p is not None:
+                p = self.carve(d, p)
+            self.set_value(k, p)
+            return
+        self.scan(init, LOAD)
+        value: Expr | None = None
+        if int_type(t) is not None:
+            value = self.convert(self.expr(init), init, t)
+            target = self.shared_address(init)
+            if target is not None:
+                self.shared_addrs[k] = target
+        self.flush()
+        self.set_value(k, value)
+
+    def shared_address(self, n: Node) -> Ptr | None:
+        """The shared pointer behind ``__cvta_generic_to_shared(p)`` (for inline PTX)."""
+        s = strip(n)
+        while s.kind in CASTS and s.expr_children():
+            s = strip(s.expr_children()[-1])
+        if s.kind == N.CALL and s.spelling == "__cvta_generic_to_shared":
+            args = arguments(s)
+            return self.ptr_value(args[0]) if args else None
+        if s.kind == N.DECL_REF:
+            ref = s.referenced
+            if ref is not None:
+                return self.shared_addrs.get(key_of(ref))
+        if s.kind == N.BINARY and s.spelling in ("+", "-"):
+            for ch in s.children:
+                p = self.shared_address(ch)
+                if p is not None:
+                    return Ptr(p.array, p.decl, Opaque("an address computed for inline PTX"),
+                               p.pointee, "")
+        return None
+
+    def carve(self, d: Node, p: Ptr) -> Ptr:
+        """A pointer into the dynamic window at a uniform offset becomes its own array."""
+        base = p.array.base_offset
+        if base is None or p.unknown or lane_dependent(p.offset) or self.fn is None:
+            return p
+        var = self.fn.vars.get(key_of(d.cursor))
+        if var is None or var.modified or p.pointee is None:
+            return p
+        k = key_of(d.cursor)
+        rec = self.carved.get(k)
+        if rec is None:
+            size = self.type_bytes(p.pointee)
+            pointee = p.pointee
+            elem = pointee.spelling.replace("volatile ", "").replace("const ", "").strip()
+            rec = SharedArray(
+                key=f"{self.fn.name}::{d.spelling}", name=d.spelling, element_type=elem,
+                element_bytes=size or 0, dims=(0,), span=self.w.span(d.extent),
+                kernel=self.fn.name, alignment=max(int(pointee.get_align()), 0),
+                base_offset=_plus(base, p.offset),
+            )
+            self.carved[k] = rec
+            self.w.add_array(rec)
+        return Ptr(rec, None, Const(0, LONG), p.pointee,
+                   "" if rec.element_bytes else "element size is not known")
+
+    def if_stmt(self, n: Node) -> Exits:
+        children = n.children
+        cond_i = next((i for i, ch in enumerate(children) if ch.is_expr), None)
+        if cond_i is None:
+            return Exits()
+        for ch in children[:cond_i]:
+            self.stmt(ch)
+        cond = children[cond_i]
+        self.scan(cond, LOAD)
+        c = self.truth(cond)
+        self.flush()
+        rest = children[cond_i + 1:]
+        then = rest[0] if rest else None
+        other = rest[1] if len(rest) > 1 else None
+        if isinstance(c, Const):  # decided at compile time (templates, constants)
+            chosen = then if c.value else other
+            return self.stmt(chosen) if chosen is not None else Exits()
+        pre = dict(self.values)
+        saved = self.guards
+        self.new_region()
+        self.guards = (*saved, c)
+        e1 = self.stmt(then) if then is not None else Exits()
+        then_vals = self.values
+        self.values = dict(pre)
+        self.new_region()
+        nc = _not(c)
+        self.guards = (*saved, nc)
+        e2 = self.stmt(other) if other is not None else Exits()
+        else_vals = self.values
+        self.guards = saved
+        self.new_region()
+        if _is_true(e1.any()):
+            self.values = else_vals
+        elif _is_true(e2.any()):
+            self.values = then_vals
+        else:
+            self.values = self.merge(c, then_vals, else_vals)
+        self.memo.clear()
+        return Exits(
+            _or(_and(c, e1.ret), _and(nc, e2.ret)),
+            _or(_and(c, e1.brk), _and(nc, e2.brk)),
+            _or(_and(c, e1.cont), _and(nc, e2.cont)),
+        )
+
+    def merge(self, c: Expr, a: dict[int, Value], b: dict[int, Value]) -> dict[int, Value]:
+        out: dict[int, Value] = {}
+        for k in a.keys() | b.keys():
+            x, y = a.get(k), b.get(k)
+            if x is y or (x is not None and x == y):
+                assert x is not None
+                out[k] = x
+                continue
+            if x is None or y is None:
+                continue  # declared in one branch only: out of scope afterwards
+            name = self.var_name(k)
+            reason = f"'{name}' depends on control flow"
+            if isinstance(x, Ptr) and isinstance(y, Ptr):
+                if x.array.key == y.array.key:
+                    out[k] = Ptr(x.array, x.decl,
+                                 Opaque(reason, dedupe([c, x.offset, y.offset]), LONG),
+                                 x.pointee, x.unknown or y.unknown)
+                continue
+            if isinstance(x, Ptr) or isinstance(y, Ptr):
+                continue
+            out[k] = Opaque(reason, dedupe([c, x, y]), x.type)
+        return out
+
+    def switch(self, n: Node) -> Exits:
+        exprs = [ch for ch in n.children if ch.is_expr]
+        cond = exprs[0] if exprs else None
+        c: Expr = Const(1)
+        if cond is not None:
+            self.scan(cond, LOAD)
+            c = self.expr(cond)
+            self.flush()
+        assigned = self.assigned_in(n)
+        pre = dict(self.values)
+        saved = self.guards
+        self.new_region()
+        self.guards = (*saved, Opaque("inside a switch", dedupe([c])))
+        exits = Exits()
+        for ch in n.children:
+            if ch is not cond:
+                exits = self.stmt(ch)
+        self.guards = saved
+        self.new_region()
+        self.values = pre
+        for k in assigned:
+            if k in pre:
+                self.values[k] = self._loop_opaque(k, pre[k], "depends on control flow", [c])
+        self.memo.clear()
+        return Exits(ret=exits.ret and Opaque("return inside a switch", dedupe([c])),
+                     cont=exits.cont and Opaque("continue inside a switch", dedupe([c])))
+
+    # loops
+
+    def assigned_in(self, n: Node) -> set[int]:
+        """Keys of the locals written anywhere under ``n``."""
+        hit = self.loop_assigned_cache.get(id(n))
+        if hit is not None:
+            return hit
+        out: set[int] = set()
+        self._collect_writes(n, out)
+        self.loop_assigned_cache[id(n)] = out
+        return out
+
+    def _collect_writes(self, n: Node, out: set[int]) -> None:
+        target = self._write_target(n)
+        if target is not None:
+            got = self.local(target)
+            if got is not None:
+                out.add(got[0])
+        for ch in n.children:
+            self._collect_writes(ch, out)
+
+    @staticmethod
+    def _write_target(n: Node) -> Node | None:
+        """The operand an assignment, compound assignment or ++/-- writes, if ``n`` is one."""
+        kind = n.kind
+        if not n.children:
+            return None
+        if kind == N.BINARY and n.spelling == "=":
+            return n.children[0]
+        if kind == N.COMPOUND_ASSIGN:
+            return n.children[0]
+        if kind == N.UNARY and unary_operator_kind(n.cursor) in (
+                UO_POST_INC, UO_POST_DEC, UO_PRE_INC, UO_PRE_DEC):
+            return n.children[0]
+        if kind != N.CALL:
+            return None
+        name = n.spelling
+        if name.startswith("operator") and (
+                name.endswith(("=", "++", "--"))
+                and name not in ("operator==", "operator!=", "operator<=", "operator>=")):
+            return n.children[0]
+        return None
+
+    def _loop_opaque(self, k: int, pre: Value, what: str, extra: list[Expr]) -> Value:
+        name = self.var_name(k)
+        reason = f"'{name}' {what}"
+        if isinstance(pre, Ptr):
+            return Ptr(pre.array, pre.decl, Opaque(reason, dedupe([pre.offset, *extra]), LONG),
+                       pre.pointee, pre.unknown)
+        return Opaque(reason, dedupe([pre, *extra]), pre.type)
+
+    def for_parts(self, n: Node) -> tuple[Node | None, Node | None, Node | None, Node] | None:
+        """(init, cond, inc, body) of a ``for`` from the header's semicolons."""
+        children = n.children
+        if not children:
+            return None
+        body = children[-1]
+        if len(children) == 4:
+            return children[0], children[1], children[2], body
+        start = int(n.extent.start.offset)
+        src = self.w.source
+        if n.extent.start.file is None or str(n.extent.start.file.name) != self.w.main:
+            return None
+        i = src.find(b"(", start)
+        depth = 0
+        semis: list[int] = []
+        end = -1
+        j = i
+        while 0 <= j < len(src):
+            byte = src[j:j + 1]
+            if byte in (b"(", b"[", b"{"):
+                depth += 1
+            elif byte in (b")", b"]", b"}"):
+                depth -= 1
+                if depth == 0:
+                    end = j
+                    break
+            elif byte == b";" and depth == 1:
+                semis.append(j)
+            j += 1
+        if len(semis) != 2 or end < 0:
+            return None
+        init = cond = inc = None
+        for ch in children[:-1]:
+            off = int(ch.extent.start.offset)
+            if off < semis[0]:
+                init = ch
+            elif off < semis[1]:
+                cond = ch
+            elif off < end:
+                inc = ch
+        return init, cond, inc, body
+
+    def induction(self, cond: Node | None, inc: Node | None, assigned: set[int],
+                  body_assigned: set[int],
+                  ) -> tuple[int, str, Node, str | None, Node | None] | None:
+        """(var key, op, step node, cmp, bound node) of a recognised counter."""
+        if inc is None:
+            return None
+        inc = strip(inc)
+        key: int | None = None
+        op: str | None = None
+        step: Node | None = None
+        if inc.kind == N.UNARY and len(inc.children) == 1:
+            uo = unary_operator_kind(inc.cursor)
+            got = self.local(inc.children[0])
+            if got is not None and uo in (UO_POST_INC, UO_PRE_INC, UO_POST_DEC, UO_PRE_DEC):
+                key = got[0]
+                op = "+" if uo in (UO_POST_INC, UO_PRE_INC) else "-"
+                step = None
+        elif inc.kind == N.COMPOUND_ASSIGN and len(inc.children) == 2:
+            got = self.local(inc.children[0])
+            o = inc.spelling[:-1]
+            if got is not None and o in ("+", "-", "*", "/", "<<", ">>"):
+                key, op, step = got[0], o, inc.children[1]
+        elif inc.kind == N.BINARY and inc.spelling == "=" and len(inc.children) == 2:
+            got = self.local(inc.children[0])
+            rhs = strip(inc.children[1])
+            if got is not None and rhs.kind == N.BINARY and len(rhs.children) == 2 \
+                    and rhs.spelling in ("+", "-", "*", "/", "<<", ">>"):
+                a = self.local(rhs.children[0])
+                b = self.local(rhs.children[1])
+                if a is not None and a[0] == got[0]:
+                    key, op, step = got[0], rhs.spelling, rhs.children[1]
+                elif b is not None and b[0] == got[0] and rhs.spelling in ("+", "*"):
+                    key, op, step = got[0], rhs.spelling, rhs.children[0]
+        if key is None or op is None or key in body_assigned:
+            return None
+        if step is not None and _refs(step, set()) & assigned:
+            return None
+        cmp: str | None = None
+        bound: Node | None = None
+        if cond is not None:
+            c = strip(cond)
+            flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+            if c.kind == N.BINARY and c.spelling in flip and len(c.children) == 2:
+                a = self.local(c.children[0])
+                b = self.local(c.children[1])
+                if a is not None and a[0] == key:
+                    cmp, bound = c.spelling, c.children[1]
+                elif b is not None and b[0] == key:
+                    cmp, bound = flip[c.spelling], c.children[0]
+            if bound is not None and _refs(bound, set()) & assigned:
+                cmp, bound = None, None
+        return key, op, step if step is not None else inc, cmp, bound
+
+    def loop(self, n: Node) -> Exits:
+        kind = n.kind
+        init = cond = inc = None
+        body: Node | None
+        if kind == N.FOR:
+            parts = self.for_parts(n)
+            if parts is None:
+                body = n.children[-1] if n.children else None
+                for ch in n.children[:-1]:
+                    if ch.kind == N.DECL_STMT:
+                        init = ch
+            else:
+                init, cond, inc, body = parts
+        elif kind == N.WHILE:
+            exprs = [ch for ch in n.children if ch.is_expr]
+            cond = exprs[0] if exprs else None
+            body = n.children[-1] if n.children else None
+        elif kind == N.DO:
+            body = n.children[0] if n.children else None
+            exprs = [ch for ch in n.children[1:] if ch.is_expr]
+            cond = exprs[0] if exprs else None
+        else:  # range-for
+            body = n.children[-1] if n.children else None
+        if init is not None:
+            self.stmt(init)
+        assigned = self.assigned_in(n)
+        ind = None
+        if kind == N.FOR:
+            body_assigned = self.assigned_in(body) if body is not None else set()
+            ind = self.induction(cond, inc, assigned, body_assigned)
+        if ind is not None and ind[0] not in self.values:
+            ind = None
+        pre = dict(self.values)
+        saved_guards = self.guards
+        self.new_region()
+        entry: dict[int, Value] = {}
+        line = int(n.extent.start.line)
+        for k in assigned:
+            if k not in pre:
+                continue
+            if ind is not None and k == ind[0]:
+                continue
+            entry[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", [])
+        if ind is not None:
+            entry[ind[0]] = self.counter(ind, pre[ind[0]], line)
+        n_before = len(self.accesses)
+        order_before = self.order
+        body_exits = Exits()
+        for attempt in range(2):
+            self.values = {**pre, **entry}
+            self.memo.clear()
+            self.guards = saved_guards
+            if cond is not None:
+                if kind != N.DO:
+                    self.scan(cond, LOAD)
+                c = self.truth(cond)
+                self.flush()
+                if lane_dependent(c):
+                    self.guards = (*self.guards, c)
+            body_exits = self.stmt(body) if body is not None else Exits()
+            cont = body_exits.cont
+            if cont is not None and not _is_true(cont):
+                self.guards = (*self.guards, _not(cont))
+            if inc is not None:
+                self.full(inc)
+            if kind == N.DO and cond is not None:
+                self.scan(cond, LOAD)
+                self.flush()
+            # A variable that became lane-dependent in the body is lane-dependent at
+            # the top of the next iteration: run the body again with that input.
+            changed = False
+            for k, v in list(entry.items()):
+                if ind is not None and k == ind[0]:
+                    continue
+                end = self.values.get(k)
+                if isinstance(v, Opaque) and isinstance(end, Expr) and lane_dependent(end) \
+                        and not lane_dependent(v):
+                    entry[k] = Opaque(v.reason, dedupe([*v.inputs, *THREAD_SYMS]), v.type)
+                    changed = True
+                elif isinstance(v, Ptr) and isinstance(end, Ptr) and \
+                        lane_dependent(end.offset) and not lane_dependent(v.offset):
+                    assert isinstance(v.offset, Opaque)
+                    entry[k] = Ptr(v.array, v.decl, Opaque(
+                        v.offset.reason, dedupe([*v.offset.inputs, *THREAD_SYMS]), LONG),
+                        v.pointee, v.unknown)
+                    changed = True
+            if not changed or attempt == 1:
+                break
+            del self.accesses[n_before:]
+            self.order = order_before
+        end_vals = self.values
+        self.values = dict(pre)
+        for k in assigned:
+            if k not in pre:
+                continue
+            entry_v = entry.get(k)
+            last = end_vals.get(k)
+            extra = [last] if isinstance(last, Expr) else (
+                [last.offset] if isinstance(last, Ptr) else [])
+            if isinstance(entry_v, Sym):
+                self.values[k] = Opaque(f"'{self.var_name(k)}' after its loop",
+                                        dedupe([entry_v, *extra]), entry_v.type)
+            elif isinstance(entry_v, Opaque | Ptr):
+                self.values[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", extra)
+            elif entry_v is not None:
+                self.values[k] = self._loop_opaque(k, pre[k], "is a loop variable", extra)
+        self.guards = saved_guards
+        self.memo.clear()
+        self.new_region()
+        if body_exits.ret is not None:
+            return Exits(ret=Opaque("return inside a loop", dedupe([body_exits.ret])))
+        return Exits()
+
+    def counter(self, ind: tuple[int, str, Node, str | None, Node | None], start: Value,
+                line: int) -> Value:
+        key, op, step_node, cmp, bound_node = ind
+        name = self.var_name(key)
+        if isinstance(start, Ptr):
+            return self._loop_opaque(key, start, "is a loop variable", [])
+        t = start.type
+        if step_node.kind == N.UNARY:
+            step: Expr = Const(1, t)
+        else:
+            step = self.expr(step_node)
+            if op in ("+", "-", "*", "/"):
+                step = fold(Cast(step, t)) if step.type != t else step
+        bound = self.expr(bound_node) if bound_node is not None else None
+        if lane_dependent(step):
+            return Opaque(f"'{name}' is a loop variable", dedupe([start, step]), t)
+        if lane_dependent(start):
+            if op not in ("+", "-"):
+                return Opaque(f"'{name}' is a loop variable", dedupe([start, step]), t)
+            k = Sym(f"k@L{line}", t)
+            return fold(Binary(op, start, fold(Binary("*", k, step, t)), t))  # type: ignore[arg-type]
+        if bound is not None and lane_dependent(bound):
+            cmp, bound = None, None
+        return Sym(name, t, induction=Induction(
+            start, op, step, cmp, bound))  # type: ignore[arg-type]
+
+    # --- expressions with side effects and accesses --------------------------------------
+
+    def scan(self, c: Node, role: str) -> None:
+        """Emit the accesses of expression ``c`` in evaluation order; queue its writes."""
+        kind = c.kind
+        children = c.children
+        if (kind in (N.ARRAY_SUBSCRIPT, N.MEMBER_REF, N.DECL_REF) or (
+                kind == N.UNARY and len(children) == 1
+                and unary_operator_kind(c.cursor) == UO_DEREF)) and self.may_be_shared(c):
+            loc = self.lvalue(c)
+            if loc is not None:
+                self.scan_lvalue_parts(c)
+                self.emit(loc, role, c)
+                return
+            if kind == N.DECL_REF:
+                return
+        if kind in (N.UNEXPOSED, N.PAREN):
+            for ch in children:
+                self.scan(ch, role)
+            return
+        if kind == N.UNARY_EXPR:
+            return  # sizeof / alignof: unevaluated
+        if kind == N.BINARY and len(children) == 2:
+            op = c.spelling
+            if op == "=":
+                self.scan(children[1], LOAD)
+                self.scan(children[0], STORE)
+                self.queue_write(children[0], children[1], None)
+                return
+            if op in ("&&", "||"):
+                self.scan(children[0], LOAD)
+                lhs = self.truth(children[0])
+                saved = self.guards
+                self.guards = (*saved, lhs if op == "&&" else _not(lhs))
+                self.scan(children[1], LOAD)
+                self.guards = saved
+                return
+        elif kind == N.COMPOUND_ASSIGN and len(children) == 2:
+            self.scan(children[1], LOAD)
+            self.scan(children[0], RMW)
+            self.queue_write(children[0], children[1], c.spelling[:-1])
+            return
+        elif kind == N.UNARY and len(children) == 1:
+            uo = unary_operator_kind(c.cursor)
+            if uo in (UO_POST_INC, UO_POST_DEC, UO_PRE_INC, UO_PRE_DEC):
+                self.scan(children[0], RMW)
+                self.queue_write(children[0], None,
+                                 "+" if uo in (UO_POST_INC, UO_PRE_INC) else "-")
+                return
+            if uo == UO_ADDR_OF:
+                self.scan(children[0], ATOMIC if role == ATOMIC else ADDR)
+                return
+        elif kind == N.CONDITIONAL and len(children) == 3:
+            self.scan(children[0], LOAD)
+            cond = self.truth(children[0])
+            saved = self.guards
+            pending = len(self.pending)
+            self.guards = (*saved, cond)
+            self.scan(children[1], role)
+            self.guards = (*saved, _not(cond))
+            self.scan(children[2], role)
+            self.guards = saved
+            for i in range(pending, len(self.pending)):  # writes in one arm only
+                k, v = self.pending[i]
+                if isinstance(v, Expr):
+                    self.pending[i] = (k, Opaque(f"'{self.var_name(k)}' depends on control flow",
+                                                 dedupe([cond, v]), v.type))
+            return
+        elif kind == N.CALL:
+            self.call_stmt(c, role)
+            return
+        for ch in children:
+            self.scan(ch, LOAD)
+
+    def may_be_shared(self, c: Node) -> bool:
+        """A cheap test: can ``c`` designate shared memory? (Its root names a shared array
+        or a local that holds a shared pointer; anything else is surely not.)"""
+        while True:
+            kind = c.kind
+            if kind == N.DECL_REF:
+                ref = c.referenced
+                if ref is None:
+                    return False
+                k = key_of(ref)
+                if isinstance(self.values.get(k), Ptr):
+                    return True
+                if self.fn is not None and k in self.fn.arrays:
+                    return True
+                return k in self.w.file_arrays
+            children = c.children
+            if not children:
+                return False
+            if kind == N.ARRAY_SUBSCRIPT and len(children) == 2 \
+                    and children[0].ckind not in (TK.POINTER.value, *_ARRAY_KINDS) \
+                    and children[1].ckind in (TK.POINTER.value, *_ARRAY_KINDS):
+                c = children[1]  # i[s]
+                continue
+            if kind in (N.BINARY, N.CONDITIONAL) or kind in CASTS or kind == N.CALL:
+                return True  # pointer arithmetic, casts: let lvalue() decide
+            c = children[0]
+
+    def scan_lvalue_parts(self, c: Node) -> None:
+        """The loads inside an lvalue chain (subscripts, pointer operands), not the chain."""
+        kind = c.kind
+        if kind in (N.PAREN, N.UNEXPOSED):
+            for ch in c.children:
+                if ch.is_expr and TK.from_id(ch.ckind) in ARRAY_TYPES:
+                    self.scan_lvalue_parts(ch)
+                elif ch.is_expr and ch.ckind == TK.POINTER.value:
+                    self.scan(ch, LOAD)
+                else:
+                    self.scan_lvalue_parts(ch)
+            return
+        if kind == N.ARRAY_SUBSCRIPT and len(c.children) == 2:
+            self.scan_lvalue_parts(c.children[0])
+            self.scan(c.children[1], LOAD)
+            return
+        if kind == N.MEMBER_REF and len(c.children) == 1:
+            self.scan_lvalue_parts(c.children[0])
+            return
+        if kind == N.UNARY and len(c.children) == 1:
+            self.scan(c.children[0], LOAD)
+
+    def queue_write(self, target: Node, rhs: Node | None, op: str | None) -> None:
+        got = self.local(target)
+        if got is None:
+            return
+        k, _, ref = got
+        t = ref.type
+        tk = canonical_kind(t)
+        cur = self.values.get(k)
+        if tk == TK.POINTER.value:
+            new_p: Ptr | None = None
+            if op is None and rhs is not None:
+                new_p = self.ptr_value(rhs)
+            elif isinstance(cur, Ptr) and op in ("+", "-"):
+                step = Const(1, INT) if rhs is None else self.expr(rhs)
+                new_p = self.advance(cur, step, op)
+            self.pending.append((k, new_p))
+            return
+        it = int_type(t)
+        if it is None:
+            return
+        if op is None:
+            assert rhs is not None
+            self.pending.append((k, self.convert(self.expr(rhs), rhs, t)))
+            return
+        old = self.expr(strip(target))
+        if rhs is None:
+            self.pending.append((k, fold(Binary(op, old, Const(1, it), it))))  # type: ignore[arg-type]
+            return
+        r = self.expr(rhs)
+        shift = op in ("<<", ">>")
+        ct = (it if it.bits >= 32 else INT) if shift else _usual(it, r.type)
+        lhs = old if old.type == ct else fold(Cast(old, ct))
+        rr = r if r.type == ct or op in ("<<", ">>") else fold(Cast(r, ct))
+        value = fold(Binary(op, lhs, rr, ct))  # type: ignore[arg-type]
+        if value.type != it:
+            value = fold(Cast(value, it))
+        self.pending.append((k, value))
+
+    def callee(self, c: Node) -> ci.Cursor | None:
+        return c.referenced
+
+    def call_stmt(self, c: Node, role: str) -> None:
+        name = c.spelling
+        children = c.children
+        args = arguments(c)
+        if name in ATOMICS:
+            for i, a in enumerate(args):
+                if i == 0:
+                    self.scan_pointer_target(a, ATOMIC, c)
+                else:
+                    self.scan(a, LOAD)
+            self.new_region()
+            return
+        if name.startswith("operator") and children:
+            op = name[len("operator"):].strip()
+            targets = [ch for ch in children if ch.is_expr and not (
+                strip(ch).kind == N.DECL_REF and strip(ch).spelling == name)]
+            if op == "=" and len(targets) >= 2:
+                for ch in targets[1:]:
+                    self.scan(ch, LOAD)
+                self.scan(targets[0], STORE)
+                return
+            if (op in ("++", "--") or (op.endswith("=") and op not in ("==", "!=", "<=", ">=")
+                                        )) and targets:
+                for ch in targets[1:]:
+                    self.scan(ch, LOAD)
+                self.scan(targets[0], RMW)
+                return
+            for ch in children:
+                self.scan(ch, LOAD)
+            return
+        ref = self.callee(c)
+        if any(ch.kind == N.CALL and ch.spelling == "cudaConfigureCall" for ch in children):
+            for ch in children:
+                self.scan(ch, LOAD)
+            return
+        if name in ASYNC_COPIES or name in MATRIX_CALLS:
+            self.special_copy(c, name, args)
+            return
+        if name in BARRIERS and not self.is_user_function(ref):
+            for a in args:
+                self.scan(a, LOAD)
+            self.new_region()
+            return
+        target = self.w.function_for(ref, name, len(args))
+        if target is not None and target.body is not None and not target.is_kernel:
+            self.inline(c, target, args)
+            return
+        # Method calls on objects (cooperative groups): the object is no access.
+        for ch in children:
+            if ch.kind == N.MEMBER_REF:
+                continue
+            self.scan(ch, LOAD)
+        if not self.barrier_free(ref):
+            self.new_region()
+
+    def is_user_function(self, ref: ci.Cursor | None) -> bool:
+        return ref is not None and is_from_main_file(ref)
+
+    def barrier_free(self, ref: ci.Cursor | None) -> bool:
+        """Calls declared outside the file (CUDA headers, the shim) are, except barriers."""
+        if ref is None:
+            return False
+        if ref.kind in (K.CONSTRUCTOR, K.CONVERSION_FUNCTION, K.DESTRUCTOR):
+            return True
+        return not is_from_main_file(ref)
+
+    def scan_pointer_target(self, a: Node, role: str, node: Node) -> None:
+        """``a`` is a pointer argument whose target the call accesses (atomics)."""
+        s = strip(a)
+        if s.kind == N.UNARY and unary_operator_kind(s.cursor) == UO_ADDR_OF:
+            self.scan(s, role)
+            return
+        p = self.ptr_value(a)
+        self.scan(a, LOAD)
+        if p is not None and p.pointee is not None:
+            self.emit(self.deref(p, p.pointee), role, node)
+
+    def special_copy(self, c: Node, name: str, args: list[Node]) -> None:
+        for a in args:
+            self.scan(a, LOAD)
+        role = MATRIX_CALLS.get(name, STORE)
+        for a in args:
+            p = self.ptr_value(a)
+            if p is None:
+                continue
+            reason = (
+                f"'{name}' copies into shared memory asynchronously; its bank cost is not"
+                " modelled" if role == STORE and name not in MATRIX_CALLS else
+                f"'{name}' (tensor-core fragment access) is not modelled"
+            )
+            width = 16 if name not in MATRIX_CALLS else 4
+            loc = self.deref(p, p.pointee) if p.pointee is not None else None
+            if loc is not None:
+                self.emit(loc, role, c, unknown=reason, width=width)
+            break
+        self.new_region()
+
+    def asm(self, n: Node) -> None:
+        text = self.w.slice(n.extent)
+        m = _SHARED_ASM.search(text)
+        self.new_region()
+        if m is None:
+            for ch in n.children:
+                if ch.is_expr:
+                    self.scan(ch, LOAD)
+            self.flush()
+            return
+        instr = m.group(1)
+        role = LOAD if instr.startswith(("ld", "ldmatrix")) else (
+            ATOMIC if instr.startswith(("atom", "red")) else STORE)
+        found = False
+        for ch in n.children:
+            if not ch.is_expr:
+                continue
+            for sub in self._subtree(ch):
+                p = self.ptr_value(sub) if sub.ckind == TK.POINTER.value \
+                    else self.shared_address(sub)
+                if p is not None and p.pointee is not None:
+                    self.emit(self.deref(p, p.pointee), role, n,
+                              unknown=f"inline PTX '{instr}' on shared memory is not modelled",
+                              width=16 if instr in ("ldmatrix", "stmatrix", "cp.async") else 4)
+                    found = True
+                    break
+            if found:
+                break
+        if not found:
+            self.w.notes.append(Note(
+                "warning",
+                f"inline PTX '{instr}' touches shared memory that cudalint cannot trace"
+                " to an array; it is not analyzed",
+                self.w.span(n.extent),
+            ))
+        self.new_region()
+
+    @staticmethod
+    def _subtree(n: Node) -> list[Node]:
+        out = [n]
+        for ch in n.children:
+            out.extend(Executor._subtree(ch))
+        return out
+
+    # inlining
+
+    def inline(self, c: Node, target: Function, args: list[Node]) -> None:
+        for a in args:
+            self.scan(a, LOAD if not self._binds_reference(a) else ADDR)
+        self.new_region()
+        if self.depth >= _MAX_DEPTH or target.name in self.stack:
+            self.w.notes.append(Note(
+                "note", f"call to '{target.name}' is too deep or recursive; its shared"
+                " accesses at this call are not analyzed", self.w.span(c.extent)))
+            return
+        self.inlined.add(target.name)
+        bound: dict[int, Value] = {}
+        params = self.params(target)
+        for p, a in zip(params, args, strict=False):
+            pt = p.type
+            tk = canonical_kind(pt)
+            k = key_of(p.cursor)
+            if tk == TK.POINTER.value:
+                ptr = self.ptr_value(a)
+                if ptr is not None:
+                    bound[k] = Ptr(ptr.array, ptr.decl, ptr.offset, self.pointee(pt) or
+                                   ptr.pointee, ptr.unknown)
+            elif tk in (TK.LVALUEREFERENCE.value, TK.RVALUEREFERENCE.value):
+                loc = self.lvalue(strip(a))
+                if loc is not None:
+                    bound[k] = self.address(loc, pt.get_pointee())
+                elif int_type(pt.get_pointee()) is not None:
+                    bound[k] = self.convert(self.expr(a), a, pt.get_pointee())
+            elif int_type(pt) is not None:
+                bound[k] = self.convert(self.expr(a), a, pt)
+        env = self.w.call_env(c, target, self.env)
+        saved = (self.fn, self.env, self.values, self.guards, self.returns, self.memo,
+                 self.pending)
+        self.fn, self.env, self.values = target, env, bound
+        self.returns, self.memo, self.pending = [], {}, []
+        self.stack.append(target.name)
+        self.depth += 1
+        try:
+            assert target.body is not None
+            self.stmt(target.body)
+        finally:
+            self.depth -= 1
+            self.stack.pop()
+            (self.fn, self.env, self.values, self.guards, self.returns, self.memo,
+             self.pending) = saved
+        self.memo.clear()
+        self.new_region()
+
+    def _binds_reference(self, a: Node) -> bool:
+        return False
+
+    # --- launches (host code) ------------------------------------------------------------
+
+    def launch(self, call: Node) -> Launch | None:
+        config = next(
+            (ch for ch in call.children
+             if ch.kind == N.CALL and ch.spelling == "cudaConfigureCall"),
+            None,
+        )
+        if config is None:
+            return None
+        args = arguments(config)
+        block = self.dim3_value(args[1], 0) if len(args) > 1 else None
+        label = None
+        kernel = self.w.kernels_by_name.get(call.spelling)
+        if kernel is not None and kernel.template_params:
+            env = self.w.launch_env(call, kernel)
+            label = env.label if env is not None else None
+        return Launch(call.spelling, block, self.w.span(call.extent), label)
+
+    def dim3_value(self, c: Node, depth: int) -> tuple[int, int, int] | None:
+        if depth > 8:
+            return None
+        c = strip(c)
+        kind = c.kind
+        if kind == N.FUNCTIONAL_CAST:
+            inner = c.expr_children()
+            return self.dim3_value(inner[-1], depth + 1) if inner else None
+        if kind in (N.CALL, N.INIT_LIST):
+            args = arguments(c) if kind == N.CALL else c.expr_children()
+            if kind == N.CALL and c.spelling != "dim3":
+                return None
+            if len(args) == 1 and node_int_type(args[0]) is None:
+                return self.dim3_value(args[0], depth + 1)  # copy of another dim3
+            values: list[int] = []
+            for a in args:
+                v = self.expr(a)
+                if not isinstance(v, Const):
+                    return None
+                values.append(v.value)
+            while len(values) < 3:
+                values.append(1)
+            return (values[0], values[1], values[2]) if len(values) == 3 else None
+        if kind == N.DECL_REF:
+            ref = c.referenced
+            if ref is None or ref.kind != K.VAR_DECL:
+                return None
+            var = self.fn.vars.get(key_of(ref)) if self.fn is not None else None
+            if var is not None:
+                if var.modified or var.init is None:
+                    return None
+                return self.dim3_value(var.init, depth + 1)
+            if not ref.type.is_const_qualified():
+                return None
+            inits = build(ref).expr_children()
+            return self.dim3_value(inits[-1], depth + 1) if inits else None
+        e = self.expr(c)
+        if isinstance(e, Const):
+            return (e.value, 1, 1)
+        return None
+
+    # --- pure expressions ----------------------------------------------------------------
+
+    def expr(self, c: Node) -> Expr:
+        hit = self.memo.get(id(c))
+        if hit is None:
+            hit = fold(self._expr(c))
+            self.memo[id(c)] = hit
+        return hit
+
+    def _opaque(self, reason: str, c: Node, t: IntType | None = None) -> Opaque:
+        inputs = dedupe(self.expr(ch) for ch in c.expr_children())
+        return Opaque(reason, inputs, t or INT)
+
+    def _expr(self, c: Node) -> Expr:
+        kind = c.kind
+        if kind in (N.INTEGER_LITERAL, N.CHARACTER_LITERAL, N.BOOL_LITERAL):
+            v = evaluate_int(c.cursor)
+            if v is None:
+                return Opaque("literal that is not an integer")
+            return Const(v, node_int_type(c) or INT)
+        if kind == N.PAREN:
+            children = c.expr_children()
+            return self.expr(children[0]) if len(children) == 1 else self._opaque("( )", c)
+        if kind == N.UNEXPOSED:
+            children = c.children
+            if len(children) == 1 and children[0].is_expr:
+                return self.convert(self.expr(children[0]), children[0], c.type)
+            v = evaluate_int(c.cursor)
+            if v is not None:
+                return Const(v, node_int_type(c) or INT)
+            return self._opaque("unsupported expression", c)
+        if kind == N.DECL_REF:
+            return self.decl_ref(c)
+        if kind == N.MEMBER_REF:
+            return self.member_ref(c)
+        if kind == N.BINARY:
+            return self.binary(c)
+        if kind == N.COMPOUND_ASSIGN:
+            children = c.expr_children()
+            t = node_int_type(c)
+            if len(children) == 2 and t is not None:
+                op = c.spelling[:-1]
+                if op in BINARY_OPS:
+                    return Binary(op, self.expr(children[0]), self.expr(children[1]),  # type: ignore[arg-type]
+                                  t)
+            return self._opaque("assignment inside an index", c, t)
+        if kind == N.UNARY:
+            return self.unary(c)
+        if kind == N.CONDITIONAL:
+            children = c.expr_children()
+            t = node_int_type(c)
+            if len(children) != 3 or t is None:
+                return self._opaque("conditional expression that is not an integer", c)
+            return Select(self.truth(children[0]), self.expr(children[1]),
+                          self.expr(children[2]), t)
+        if kind in CASTS:
+            children = c.expr_children()
+            t = node_int_type(c)
+            if not children or t is None:
+                return self._opaque("conversion to a type that is not an integer", c)
+            return self.convert(self.expr(children[-1]), children[-1], c.type)
+        if kind == N.CALL:
+            return self.call(c)
+        if kind == N.UNARY_EXPR:
+            v = evaluate_int(c.cursor)
+            if v is not None:
+                return Const(v, node_int_type(c) or LONG)
+            for ch in c.children:
+                if ch.kind == N.TYPE_REF and ch.spelling in self.env.types:
+                    return Const(self.env.types[ch.spelling][1], node_int_type(c) or LONG)
+            return Opaque("size of a type that depends on a template parameter", (),
+                          node_int_type(c) or LONG)
+        if kind == N.ARRAY_SUBSCRIPT:
+            children = c.children
+            base = strip(children[0]) if children else c
+            while base.kind == N.ARRAY_SUBSCRIPT:
+                bc = base.children
+                base = strip(bc[0]) if bc else base
+                if not bc:
+                    break
+            name = base.spelling or self.w.slice(base.extent) or "memory"
+            inputs = dedupe(self.expr(ch) for ch in children[1:])
+            return Opaque(f"value loaded from '{name}'", inputs, node_int_type(c) or INT)
+        v = evaluate_int(c.cursor)
+        if v is not None:
+            return Const(v, node_int_type(c) or INT)
+        kind_name = K.from_id(kind).name.lower()
+        return self._opaque(f"unsupported expression ({kind_name})", c,
+                            node_int_type(c))
+
+    def convert(self, e: Expr, source: Node, target: ci.Type) -> Expr:
+        """``e`` (the value of cursor ``source``) converted to the clang type ``target``."""
+        t = int_type(target)
+        if t is None:
+            return e  # pointer decay, lvalue-to-rvalue on non-integers, dependent types
+        s = node_int_type(source)
+        src_kind = source.ckind
+        if s is None and isinstance(e, Sym) and e.name.partition(".")[0] in BUILTIN_VARS:
+            s = e.type  # threadIdx.x through clang's own headers: a pseudo-object
+        if s is None:
+            if src_kind in DEPENDENT_KINDS:
+                return e
+            if isinstance(e, Opaque):
+                return Opaque(e.reason, e.inputs, t)
+            return Opaque("conversion of a value that is not an integer", dedupe([e]), t)
+        if canonical_kind(target) == BOOL_KIND and src_kind != BOOL_KIND:
+            return fold(Binary("!=", e, Const(0, e.type), e.type))
+        if e.type == t:
+            return e
+        return fold(Cast(e, t))
+
+    def truth(self, c: Node) -> Expr:
+        """A condition as an integer that is non-zero when it holds."""
+        e = self.expr(c)
+        if node_int_type(c) is None and c.ckind not in DEPENDENT_KINDS \
+                and not isinstance(e, Opaque):
+            if c.ckind == TK.POINTER.value:
+                return Opaque("condition on a pointer", dedupe([e]))
+            return Opaque("condition that is not an integer", dedupe([e]))
+        return e
+
+    def binary(self, c: Node) -> Expr:
+        children = c.expr_children()
+        op = c.spelling
+        if op == "=" and len(children) == 2:
+            return self.convert(self.expr(children[1]), children[1], c.type)
+        if op == "," and len(children) == 2:
+            return self.expr(children[1])
+        if len(children) != 2 or op not in BINARY_OPS:
+            return self._opaque(f"operator '{op}' inside an index", c)
+        lhs, rhs = self.expr(children[0]), self.expr(children[1])
+        t = node_int_type(c)
+        if t is None and c.ckind not in DEPENDENT_KINDS:
+            return Opaque("arithmetic that is not on integers", dedupe([lhs, rhs]))
+        if op in ("&&", "||"):
+            return Binary(op, lhs, rhs, INT)  # type: ignore[arg-type]
+        if op in COMPARISONS:
+            return Binary(op, lhs, rhs, lhs.type)  # type: ignore[arg-type]
+        return Binary(op, lhs, rhs, t or lhs.type)  # type: ignore[arg-type]
+
+    def unary(self, c: Node) -> Expr:
+        children = c.expr_children()
+        if len(children) != 1:
+            return self._opaque("unsupported unary operator", c)
+        uo = unary_operator_kind(c.cursor)
+        t = node_int_type(c) or INT
+        if uo in (UO_MINUS, UO_PLUS, UO_NOT):
+            if node_int_type(c) is None:
+                return self._opaque("arithmetic that is not on integers", c)
+            op = {UO_MINUS: "-", UO_PLUS: "+", UO_NOT: "~"}[uo]
+            return Unary(op, self.expr(children[0]), t)  # type: ignore[arg-type]
+        if uo == UO_LNOT:
+            return Unary("!", self.truth(children[0]), INT)
+        if uo == UO_DEREF:
+            return self._opaque("value loaded through a pointer", c, t)
+        if uo in (UO_POST_INC, UO_POST_DEC):
+            return self.expr(children[0])  # the value before the increment
+        if uo in (UO_PRE_INC, UO_PRE_DEC):
+            op2 = "+" if uo == UO_PRE_INC else "-"
+            return Binary(op2, self.expr(children[0]), Const(1, t), t)  # type: ignore[arg-type]
+        return self._opaque("unsupported unary operator", c, t)
+
+    def call(self, c: Node) -> Expr:
+        name = c.spelling
+        args = arguments(c)
+        t = node_int_type(c)
+        if name in ("min", "max", "umin", "umax") and len(args) == 2 and t is not None:
+            op = name[-3:]
+            return Binary(op, self.expr(args[0]), self.expr(args[1]), t)  # type: ignore[arg-type]
+        if name in ("__mul24", "__umul24") and len(args) == 2 and t is not None:
+            return Binary("*", self.expr(args[0]), self.expr(args[1]), t)
+        cg = self.cooperative(c, name, t)
+        if cg is not None:
+            return cg
+        v = evaluate_int(c.cursor)  # constexpr functions
+        if v is not None:
+            return Const(v, t or INT)
+        inputs = dedupe(self.expr(a) for a in args)
+        ref = c.referenced
+        if ref is not None and ref.kind == K.CXX_METHOD:
+            member = next((ch for ch in c.children if ch.kind == N.MEMBER_REF), None)
+            if member is not None:
+                inputs = dedupe([*inputs, *(self.expr(ch) for ch in member.expr_children()
+                                            if node_int_type(ch) is not None)])
+        target = self.w.function_for(ref, name, len(args))
+        if target is not None and not target.is_kernel:
+            value = self.returned_value(c, target, args)
+            if value is not None:
+                return value
+        return Opaque(f"call to '{name}'", inputs, t or INT)
+
+    def returned_value(self, c: Node, target: Function, args: list[Node]) -> Expr | None:
+        """The value of ``return EXPR;`` when that is the whole body of ``target``."""
+        if target.body is None or self.depth >= _MAX_DEPTH or target.name in self.stack:
+            return None
+        stmts = target.body.children
+        if len(stmts) != 1 or stmts[0].kind != N.RETURN:
+            return None
+        ret = stmts[0].expr_children()
+        if len(ret) != 1 or node_int_type(ret[0]) is None:
+            return None
+        bound: dict[int, Value] = {}
+        for p, a in zip(self.params(target), args, strict=False):
+            if int_type(p.type) is not None:
+                bound[key_of(p.cursor)] = self.convert(self.expr(a), a, p.type)
+        env = self.w.call_env(c, target, self.env)
+        saved = (self.fn, self.env, self.values, self.memo)
+        self.fn, self.env, self.values, self.memo = target, env, bound, {}
+        self.stack.append(target.name)
+        self.depth += 1
+        try:
+            return self.convert(self.expr(ret[0]), ret[0], c.type)
+        finally:
+            self.depth -= 1
+            self.stack.pop()
+            self.fn, self.env, self.values, self.memo = saved
+
+    def cooperative(self, c: Node, name: str, t: IntType | None) -> Expr | None:
+        """Cooperative-groups queries: ``thread_rank()`` and friends of a block or tile."""
+        ref = c.referenced
+        if ref is None or ref.kind != K.CXX_METHOD:
+            return None
+        parent = ref.semantic_parent
+        ns = parent.semantic_parent if parent is not None else None
+        if ns is None or ns.spelling not in (_COOPERATIVE_NS, "__v1", "details"):
+            return None
+        cls = parent.spelling if parent is not None else ""
+        member = next((ch for ch in c.children if ch.kind == N.MEMBER_REF), None)
+        obj_type = ""
+        if member is not None and member.children:
+            obj_type = member.children[0].type.get_canonical().spelling
+        tile = re.search(r"thread_block_tile<\s*(\d+)", obj_type)
+        x, y, z = (Sym(f"threadIdx.{a}", UINT, lane_dependent=True) for a in "xyz")
+        bx, by, bz = (Sym(f"blockDim.{a}", UINT) for a in "xyz")
+        linear = Binary("+", x, Binary("*", bx, Binary("+", y, Binary("*", by, z, UINT),
+                                                          UINT), UINT), UINT)
+        rt = t or UINT
+        if tile is not None or cls.startswith("thread_block_tile"):
+            size = int(tile.group(1)) if tile is not None else 32
+            if name == "thread_rank":
+                return self._as(fold(Binary("%", linear, Const(size, UINT), UINT)), rt)
+            if name in ("meta_group_rank",):
+                return self._as(fold(Binary("/", linear, Const(size, UINT), UINT)), rt)
+            if name in ("size", "num_threads"):
+                return Const(size, rt)
+            return None
+        if cls == "thread_block" or "thread_block" in obj_type:
+            if name == "thread_rank":
+                return self._as(linear, rt)
+            if name in ("size", "num_threads"):
+                return self._as(Binary("*", Binary("*", bx, by, UINT), bz, UINT), rt)
+        return None
+
+    @staticmethod
+    def _as(e: Expr, t: IntType) -> Expr:
+        return e if e.type == t else fold(Cast(e, t))
+
+    def member_ref(self, c: Node) -> Expr:
+        children = c.children
+        base = strip(children[0]) if len(children) == 1 else None
+        t = node_int_type(c) or INT
+        if base is not None and base.kind == N.DECL_REF and base.spelling in BUILTIN_VARS:
+            ref = base.referenced
+            if ref is not None and (self.fn is None or key_of(ref) not in self.fn.vars):
+                member = c.spelling or self.w.slice(c.extent).rpartition(".")[2].strip()
+                if member in ("x", "y", "z"):
+                    name = f"{base.spelling}.{member}"
+                    return Sym(name, UINT, lane_dependent=base.spelling == "threadIdx")
+        v = evaluate_int(c.cursor)
+        if v is not None:
+            return Const(v, t)
+        what = self.w.slice(c.extent) or c.spelling
+        inputs = dedupe(self.expr(ch) for ch in children if ch.is_expr
+                        and node_int_type(ch) is not None)
+        if base is not None and base.kind == N.DECL_REF and self.local(base) is not None:
+            inputs = dedupe([*inputs, *THREAD_SYMS])  # a member of a local struct
+        return Opaque(f"value loaded from '{what}'", inputs, t)
+
+    def decl_ref(self, c: Node) -> Expr:
+        ref = c.referenced
+        name = c.spelling
+        t = node_int_type(c)
+        if ref is None:
+            return Opaque(f"unresolved name '{name}'", (), t or INT)
+        rk = ref.kind
+        if rk == K.ENUM_CONSTANT_DECL:
+            return Const(int(ref.enum_value), t or INT)
+        if rk == K.TEMPLATE_NON_TYPE_PARAMETER:
+            pt = int_type(ref.type) or INT
+            if name in self.env.values:
+                return Const(self.env.values[name], pt)
+            return Sym(name, pt)
+        if rk not in (K.VAR_DECL, K.PARM_DECL):
+            v = evaluate_int(c.cursor)
+            if v is not None:
+                return Const(v, t or INT)
+            return Opaque(f"'{name}' is not a variable", (), t or INT)
+        k = key_of(ref)
+        var = self.fn.vars.get(k) if self.fn is not None else None
+        if var is None:
+            # A variable outside the function: a constant, or memory.
+            if name == "warpSize":
+                return Const(32, INT)
+            v = evaluate_int(c.cursor)
+            if v is not None:
+                return Const(v, t or INT)
+            return Opaque(f"value loaded from '{name}'", (), t or INT)
+        if t is None and c.ckind not in DEPENDENT_KINDS:
+            return Opaque(f"'{name}' is not an integer", (), INT)
+        if var.address_taken:
+            cur = self.values.get(k)
+            return Opaque(f"the address of '{name}' is taken",
+                          dedupe([cur]) if isinstance(cur, Expr) else (), t or INT)
+        cur = self.values.get(k)
+        if isinstance(cur, Expr):
+            return cur
+        if isinstance(cur, Ptr):
+            return Opaque(f"'{name}' is a pointer", (), t or INT)
+        # Not reached by the walk (host code asking about launch arguments, a goto):
+        # a variable that is never modified holds its initializer.
+        if ref.type.is_const_qualified() or not var.modified:
+            v = evaluate_int(c.cursor)
+            if v is not None:
+                return Const(v, t or INT)
+        if var.is_param and self.fn is not None and self.fn.is_kernel and not var.modified:
+            return Sym(name, t or INT)
+        if var.modified or var.init is None:
+            return Opaque(f"'{name}' has no known value here", (), t or INT)
+        hit = self.lazy_cache.get(k)
+        if hit is not None:
+            return hit
+        if k in self.in_progress:
+            return Opaque(f"'{name}' depends on itself", (), t or INT)
+        self.in_progress.add(k)
+        try:
+            e = self.convert(self.expr(var.init), var.init, ref.type)
+        finally:
+            self.in_progress.discard(k)
+        self.lazy_cache[k] = e
+        return e
