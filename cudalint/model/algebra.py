@@ -64,7 +64,8 @@ def to_sympy(expr: Expr) -> sp.Expr:
     if isinstance(expr, Select):
         return _func("select")(to_sympy(expr.cond), to_sympy(expr.then), to_sympy(expr.other))
     if isinstance(expr, Opaque):
-        raise ValueError("opaque values must be replaced by symbols before the algebra")
+        # An unknown value: an integer symbol of its own (equal Opaques, equal symbols).
+        return sp.Symbol(f"opaque_{_opaque_id(expr)}", integer=True)
     a, b = to_sympy(expr.lhs), to_sympy(expr.rhs)
     if expr.op == "+":
         return a + b
@@ -73,6 +74,13 @@ def to_sympy(expr: Expr) -> sp.Expr:
     if expr.op == "*":
         return a * b
     return _func(_OP_NAMES[expr.op])(a, b)
+
+
+_OPAQUE_IDS: dict[Opaque, int] = {}
+
+
+def _opaque_id(expr: Opaque) -> int:
+    return _OPAQUE_IDS.setdefault(expr, len(_OPAQUE_IDS))
 
 
 @dataclass(frozen=True)

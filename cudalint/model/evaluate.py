@@ -19,6 +19,12 @@ class EvalError(ArithmeticError):
     """The expression has no defined value for these inputs."""
 
 
+#: What evaluating a compiled expression can raise: unsigned division is emitted as
+#: Python's ``//`` and ``%`` (exact for non-negative operands) and raises
+#: ZeroDivisionError on a zero divisor.
+EVAL_ERRORS = (EvalError, ZeroDivisionError)
+
+
 def wrap(value: int, t: IntType) -> int:
     mask = (1 << t.bits) - 1
     value &= mask
@@ -95,7 +101,12 @@ class _Compiler:
         return key
 
     def w(self, code: str, t: IntType) -> str:
-        return f"_wrap({code}, {self.type_ref(t)})"
+        mask = (1 << t.bits) - 1
+        if not t.signed:
+            return f"({code} & {mask:#x})"
+        half = 1 << (t.bits - 1)
+        # two's complement without a call: ((x + 2^(n-1)) mod 2^n) - 2^(n-1)
+        return f"((({code}) + {half:#x} & {mask:#x}) - {half:#x})"
 
     def emit(self, e: Expr) -> str:
         if isinstance(e, Const):
@@ -125,8 +136,12 @@ class _Compiler:
         if op in _COMPARE:
             return f"(1 if {a} {_COMPARE[op]} {b} else 0)"
         if op == "/":
+            if not e.type.signed:
+                return f"({a} // {b})"
             return self.w(f"_div({a}, {b})", e.type)
         if op == "%":
+            if not e.type.signed:
+                return f"({a} % {b})"
             return self.w(f"_mod({a}, {b})", e.type)
         if op == "<<":
             return self.w(f"_shl({a}, {b}, {e.type.bits})", e.type)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from cudalint.ir import (
     BLOCK_DIM,
     THREAD_IDX,
+    UINT,
     Access,
     Binary,
     BlockDimSource,
@@ -47,7 +48,7 @@ from cudalint.ir import (
 )
 from cudalint.model.arch import Arch, parse_arch
 from cudalint.model.banks import warp_cost
-from cudalint.model.evaluate import EvalError, compile_expr, free_symbols
+from cudalint.model.evaluate import EVAL_ERRORS, EvalError, compile_expr, free_symbols
 from cudalint.model.merge import find_merges
 from cudalint.model.results import AccessResult, Cost, Status
 from cudalint.model.warps import (
@@ -120,6 +121,53 @@ def _abstract_opaques(expr: Expr, found: dict[Opaque, Sym]) -> Expr:
             then=_abstract_opaques(expr.then, found),
             other=_abstract_opaques(expr.other, found),
         )
+    return expr
+
+
+def _assumed_shape_needs(offset: Expr, guard: Expr | None) -> set[str]:
+    """Under the assumed shape (blockDim.x a multiple of 32) only threadIdx.x varies
+    within a warp. The other thread and shape values must be enumerated with it only
+    where they are entangled with threadIdx.x (in one term of the offset, in a guard
+    that reads threadIdx.x, or in a loop bound); elsewhere they are uniform shifts."""
+    tx = THREAD_IDX[0]
+    syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
+    names = {s.name for s in syms}
+    needed = {tx} & names
+    others = (names & ENUMERATED) - {tx}
+    if others and tx in names:
+        from cudalint.model.algebra import split
+
+        sp = split(offset, frozenset({tx}), frozenset(others))
+        needed |= set(sp.entangled) & ENUMERATED
+    if guard is not None:
+        gnames = {s.name for s in free_symbols(guard)}
+        if tx in gnames:
+            needed |= gnames & ENUMERATED
+    for s in syms:
+        d = s.induction
+        if d is not None:
+            for part in (d.start, d.step, d.bound):
+                if part is not None:
+                    needed |= {i.name for i in free_symbols(part)} & ENUMERATED
+    return needed
+
+
+def _replace_syms(expr: Expr, syms: dict[str, Sym]) -> Expr:
+    if isinstance(expr, Sym):
+        return syms.get(expr.name, expr)
+    if isinstance(expr, Unary | Cast):
+        return replace(expr, operand=_replace_syms(expr.operand, syms))
+    if isinstance(expr, Binary):
+        return replace(expr, lhs=_replace_syms(expr.lhs, syms), rhs=_replace_syms(expr.rhs, syms))
+    if isinstance(expr, Select):
+        return replace(
+            expr,
+            cond=_replace_syms(expr.cond, syms),
+            then=_replace_syms(expr.then, syms),
+            other=_replace_syms(expr.other, syms),
+        )
+    if isinstance(expr, Opaque):
+        return replace(expr, inputs=tuple(_replace_syms(i, syms) for i in expr.inputs))
     return expr
 
 
@@ -208,6 +256,8 @@ def static_layout(
 _MAX_ITERATIONS = 64
 _MAX_CASES = 4096
 _MAX_EVALUATIONS = 40_000
+#: Beyond this many warp configurations of the assumed shape, a spread sample is costed.
+_MAX_ASSUMED_WARPS = 384
 
 
 @dataclass
@@ -243,7 +293,7 @@ def _sequence(ind: Sym, shape: tuple[int, int, int]) -> list[int] | None:
         bound = (
             compile_expr(d.bound, names)(*(env[n] for n in names)) if d.bound is not None else None
         )
-    except (EvalError, KeyError):
+    except (*EVAL_ERRORS, KeyError):
         return None
     if d.cmp is None or bound is None:
         return None
@@ -388,14 +438,14 @@ def _base_values(
     offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
     sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
 ) -> tuple[tuple[int, ...], list[_Case]]:
-    last: EvalError | None = None
+    last: Exception | None = None
     for v in _BASE_VALUES:
         values = tuple(v for _ in free)
         try:
             return values, _build_cases(offset, guard, warps, loops, sequences, free, values)
-        except EvalError as e:
+        except EVAL_ERRORS as e:
             last = e
-    raise last if last is not None else EvalError("no value")
+    raise EvalError(str(last) if last is not None else "no value")
 
 
 def _condition(
@@ -451,7 +501,7 @@ def _linear_cases(
 ) -> tuple[tuple[int, ...], list[_Case], list[list[int]]]:
     """Cases at S = 0 and the per-lane coefficient of S (offset = a0 + S * g)."""
     base_vals: tuple[int, ...] | None = None
-    last: EvalError | None = None
+    last: Exception | None = None
     for v in _BASE_VALUES:
         vals = [v for _ in free]
         try:
@@ -464,10 +514,10 @@ def _linear_cases(
             vals[s_index] = 0
             base_vals = tuple(vals)
             break
-        except EvalError as e:
+        except EVAL_ERRORS as e:
             last = e
     if base_vals is None:
-        raise last if last is not None else EvalError("no value")
+        raise EvalError(str(last) if last is not None else "no value")
     if not (len(c0) == len(c1) == len(c3)):
         raise _NotLinear()
     slopes: list[list[int]] = []
@@ -529,10 +579,16 @@ def prove(
     otherwise every base the array's alignment allows is considered.
     """
 
+    shape_note: str | None = None
+
     def result(
         status: Status, cost: Cost | None, reason: str | None, case: _Case | None = None,
         formula: str | None = None,
     ) -> AccessResult:
+        if shape_note is not None and status == "proved":
+            status, reason = "worst-case", "worst over " + shape_note
+        elif shape_note is not None and status == "worst-case":
+            reason = f"{reason}; over {shape_note}"
         return AccessResult(
             access=access, arch=arch.name, bank_mode=bank_mode, status=status,
             wavefronts=cost.wavefronts if cost else None,
@@ -573,17 +629,26 @@ def prove(
     if shape.dims is not None:
         warps = known_shape_warps(shape.dims)
     else:
-        used = {s.name for s in free_symbols(offset)}
+        needed = _assumed_shape_needs(offset, guard)
+        present = {s_.name for s_ in free_symbols(offset)}
         if guard is not None:
-            used |= {s.name for s in free_symbols(guard)}
-        # a loop variable whose bounds read blockDim needs every shape enumerated
-        for s_ in free_symbols(offset) | (free_symbols(guard) if guard is not None else set()):
-            d = s_.induction
-            if d is not None:
-                for part in (d.start, d.step, d.bound):
-                    if part is not None:
-                        used |= {i.name for i in free_symbols(part)}
-        warps = list(assumed_shape_warps(frozenset(used & ENUMERATED), shape.max_threads))
+            present |= {s_.name for s_ in free_symbols(guard)}
+        demoted = {
+            n: Sym(n + "@warp", UINT) for n in present & ENUMERATED if n not in needed
+        }
+        if demoted:
+            # uniform within the warp under the assumption: a free uniform symbol
+            offset = _replace_syms(offset, demoted)
+            guard = _replace_syms(guard, demoted) if guard is not None else None
+        warps = list(assumed_shape_warps(frozenset(needed), shape.max_threads))
+        if len(warps) > _MAX_ASSUMED_WARPS:
+            total = len(warps)
+            stride = -(-total // _MAX_ASSUMED_WARPS)
+            warps = warps[::stride]
+            shape_note = (
+                f"{len(warps)} of the {total} warps of block shapes with blockDim.x a "
+                "multiple of 32 (give the block shape to prove it)"
+            )
 
     all_syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
     sequences = _evaluable_inductions(all_syms, warps)
@@ -654,7 +719,7 @@ def prove(
                 pass
         return _sampled(result, offset, guard, warps, loops, sequences, free, sp.entangled,
                         access, arch, bank_mode, base, align, cache)
-    except EvalError as e:
+    except EVAL_ERRORS as e:
         return result("unknown", None, f"the index is undefined: {e}")
     except _TooComplex as e:
         return result("unknown", None, f"too complex: {e}")
@@ -787,7 +852,7 @@ def _sampled(
     for values in itertools.product(range(n), repeat=len(free)):
         try:
             cases = _build_cases(offset, guard, warps, loops, sequences, free, values)
-        except EvalError:
+        except EVAL_ERRORS:
             continue
         evaluations += len(cases) * len(at_base)
         if evaluations > _MAX_EVALUATIONS:
