@@ -2,13 +2,20 @@
 
 ``check_file`` runs one file through frontend → model → rules; ``check_paths`` expands
 directories and never lets one file's failure stop the others (as pyflakes'
-``api.checkPath`` does). Nothing here prints.
+``api.checkPath`` does); ``run_tasks`` analyzes files with their own options, in
+worker processes when asked, and returns the reports in the order of the tasks.
+Nothing here prints.
 """
 
 from __future__ import annotations
 
+import fnmatch
+import multiprocessing
 import os
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from cudalint.diagnostics import Diagnostic
@@ -19,7 +26,16 @@ from cudalint.model.results import AccessResult
 from cudalint.options import Options
 from cudalint.rules import DEFAULT_SELECTION, FileContext, RuleSelection, run_rules
 
-__all__ = ["CUDA_SUFFIXES", "FileReport", "check_file", "check_paths", "expand_paths"]
+__all__ = [
+    "CUDA_SUFFIXES",
+    "ExcludeMatcher",
+    "FileReport",
+    "FileTask",
+    "check_file",
+    "check_paths",
+    "expand_paths",
+    "run_tasks",
+]
 
 #: File name endings picked up when a directory is given.
 CUDA_SUFFIXES = (".cu", ".cuh")
@@ -41,6 +57,8 @@ class FileReport:
     error: str | None = None
     #: The file's bytes, for source excerpts (None when unreadable).
     source: bytes | None = None
+    #: Diagnostics dropped by suppression comments or the baseline.
+    suppressed: int = 0
 
     @property
     def ok(self) -> bool:
@@ -99,7 +117,8 @@ def check_file(
             return report
         report.unit = unit
         report.results = list(analyze(unit, options))
-        ctx = FileContext(path=path, unit=unit, results=report.results)
+        ctx = FileContext(path=path, unit=unit, results=report.results, options=options,
+                          source=report.source)
         report.diagnostics = sorted(run_rules(ctx, selection), key=diagnostic_sort_key)
     except Exception as exc:  # one file's bug must not stop the others
         report.unit = None
@@ -110,30 +129,88 @@ def check_file(
     return report
 
 
-def _walk(directory: str, errors: list[tuple[str, str]]) -> list[str]:
+class ExcludeMatcher:
+    """``--exclude``/``exclude`` globs, each relative to a base directory.
+
+    A pattern excludes a path when it matches the path relative to its base, or the
+    name of the path or of any directory above it (below the base): ``build`` excludes
+    every directory called build, ``*.gen.cu`` every such file, ``third_party/*`` the
+    directory at the base. ``*`` also matches ``/``, as in ruff's and flake8's globs.
+    """
+
+    def __init__(self, patterns: Iterable[tuple[str, str]] = ()) -> None:
+        self.patterns = [
+            (p.rstrip("/").replace(os.sep, "/"), os.path.abspath(base)) for p, base in patterns
+        ]
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns)
+
+    def __call__(self, path: str) -> bool:
+        absolute = os.path.abspath(path)
+        for pattern, base in self.patterns:
+            try:
+                rel = os.path.relpath(absolute, base).replace(os.sep, "/")
+            except ValueError:  # another drive
+                rel = absolute.replace(os.sep, "/")
+            parts = [p for p in rel.split("/") if p not in ("", ".")]
+            if parts and parts[0] == "..":
+                # Outside the base: only names can match.
+                parts = [os.path.basename(absolute)]
+                if fnmatch.fnmatchcase(parts[0], pattern):
+                    return True
+                continue
+            for k in range(1, len(parts) + 1):
+                if fnmatch.fnmatchcase(parts[k - 1], pattern) or fnmatch.fnmatchcase(
+                    "/".join(parts[:k]), pattern
+                ):
+                    return True
+        return False
+
+
+def _walk(
+    directory: str, errors: list[tuple[str, str]], exclude: Callable[[str], bool] | None
+) -> list[str]:
     def onerror(exc: OSError) -> None:
         errors.append((str(exc.filename or directory), exc.strerror or str(exc)))
 
     found: list[str] = []
     for root, dirs, files in os.walk(directory, onerror=onerror):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found.extend(os.path.join(root, f) for f in files if f.endswith(CUDA_SUFFIXES))
+        dirs[:] = sorted(
+            d for d in dirs
+            if not d.startswith(".") and not (exclude and exclude(os.path.join(root, d)))
+        )
+        found.extend(
+            path
+            for path in (
+                os.path.join(root, f)
+                for f in files
+                if f.endswith(CUDA_SUFFIXES) and not f.startswith(".")
+            )
+            if not (exclude and exclude(path))
+        )
     return sorted(found)
 
 
-def expand_paths(paths: Iterable[str]) -> list[tuple[str, str | None]]:
+def expand_paths(
+    paths: Iterable[str], exclude: Callable[[str], bool] | None = None
+) -> list[tuple[str, str | None]]:
     """Files to analyze, each with an error when it cannot even be listed.
 
     Given files are kept as given (even when missing, so that ``check_file`` reports
-    them); directories are recursed into for ``.cu``/``.cuh`` files in sorted order.
+    them) unless ``exclude`` matches them; directories are recursed into for
+    ``.cu``/``.cuh`` files in sorted order, skipping hidden (``.name``) and excluded
+    files and directories.
     """
     seen: set[str] = set()
     out: list[tuple[str, str | None]] = []
     for path in paths:
         candidates: list[tuple[str, str | None]]
+        if exclude is not None and path not in ("-", "") and exclude(path):
+            continue
         if os.path.isdir(path):
             errors: list[tuple[str, str]] = []
-            files = _walk(path, errors)
+            files = _walk(path, errors, exclude)
             candidates = [(f, None) for f in files]
             candidates += [(p, f"cannot read directory: {why}") for p, why in errors]
         else:
@@ -146,17 +223,148 @@ def expand_paths(paths: Iterable[str]) -> list[tuple[str, str | None]]:
     return out
 
 
+@dataclass(frozen=True)
+class FileTask:
+    """One file to analyze, with its own options (configuration, compile command)."""
+
+    path: str
+    options: Options
+    selection: RuleSelection = DEFAULT_SELECTION
+    #: The source when it does not come from the file (stdin).
+    contents: bytes | None = None
+    #: Known before analysis: the file cannot be analyzed (e.g. an unlistable directory).
+    error: str | None = None
+
+
+def _run_task(task: FileTask) -> FileReport:
+    if task.error is not None:
+        return FileReport(path=task.path, error=task.error)
+    return check_file(task.path, task.options, task.contents, selection=task.selection)
+
+
+#: Called with (files done, files in all) as files finish.
+Progress = Callable[[int, int], None]
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    # A fresh server process forks the workers: they do not inherit this process's
+    # libclang state or threads (as "fork" would), and start faster than with "spawn".
+    if sys.platform != "win32" and "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["cudalint.api"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def _crash_report(task: FileTask, exc: BaseException) -> FileReport:
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return FileReport(
+        path=task.path,
+        error=f"internal error analyzing {task.path}: {detail}; please report",
+    )
+
+
+def _run_pool(
+    tasks: Sequence[FileTask], indices: Sequence[int], workers: int,
+    finished: Callable[[int, FileReport | None], None],
+) -> None:
+    """Run ``indices`` in a pool; ``finished(i, None)`` when the pool broke under task i."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context())
+    try:
+        futures: dict[Future[FileReport], int] = {
+            pool.submit(_run_task, tasks[i]): i for i in indices
+        }
+        for future in _as_completed(futures):
+            i = futures[future]
+            try:
+                finished(i, future.result())
+            except BrokenProcessPool:
+                finished(i, None)
+            except Exception as exc:  # the report did not pickle, or the like
+                finished(i, _crash_report(tasks[i], exc))
+    except BaseException:
+        # Ctrl-C or a failing progress callback: do not wait for the queued files.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def run_tasks(
+    tasks: Sequence[FileTask], jobs: int = 1, progress: Progress | None = None
+) -> list[FileReport]:
+    """Analyze every task; reports come back in the order of ``tasks`` whatever ``jobs``.
+
+    With ``jobs`` > 1 the files are analyzed in that many worker processes. When a
+    worker dies (libclang crashing on a file), every file the broken pool did not finish
+    is analyzed again on its own, so that only the file that crashes gets an error.
+    """
+    total = len(tasks)
+    todo = [i for i, t in enumerate(tasks) if t.error is None]
+    reports: list[FileReport | None] = [
+        FileReport(path=t.path, error=t.error) if t.error is not None else None for t in tasks
+    ]
+    done = total - len(todo)
+
+    def count() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    workers = min(jobs, len(todo))
+    if workers <= 1:
+        for i in todo:
+            reports[i] = _run_task(tasks[i])
+            count()
+    else:
+        broken: list[int] = []
+
+        def finished(i: int, report: FileReport | None) -> None:
+            if report is None:
+                broken.append(i)
+            else:
+                reports[i] = report
+                count()
+
+        _run_pool(tasks, todo, workers, finished)
+        crashed: list[int] = []
+
+        def alone(j: int, report: FileReport | None) -> None:
+            if report is None:
+                crashed.append(j)
+            else:
+                reports[j] = report
+
+        for i in sorted(broken):
+            _run_pool(tasks, [i], 1, alone)
+            if i in crashed:
+                reports[i] = FileReport(
+                    path=tasks[i].path,
+                    error=f"internal error analyzing {tasks[i].path}: the analysis "
+                    "process died; please report",
+                )
+            count()
+    return [r if r is not None else FileReport(path=t.path, error="not analyzed")
+            for r, t in zip(reports, tasks, strict=True)]
+
+
+def _as_completed(futures: Iterable[Future[FileReport]]) -> Iterable[Future[FileReport]]:
+    from concurrent.futures import as_completed
+
+    return as_completed(list(futures))
+
+
 def check_paths(
     paths: Iterable[str],
     options: Options,
     *,
     selection: RuleSelection = DEFAULT_SELECTION,
+    jobs: int = 1,
+    exclude: Callable[[str], bool] | None = None,
 ) -> list[FileReport]:
     """Analyze every file under ``paths``, in order; a bad path gives an error report."""
-    reports: list[FileReport] = []
-    for path, error in expand_paths(paths):
-        if error is not None:
-            reports.append(FileReport(path=path, error=error))
-        else:
-            reports.append(check_file(path, options, selection=selection))
-    return reports
+    tasks = [
+        FileTask(path, options, selection, error=error)
+        for path, error in expand_paths(paths, exclude)
+    ]
+    return run_tasks(tasks, jobs)

@@ -2,7 +2,8 @@
 
 Exit status: 2 when usage or configuration is invalid or any path could not be read or
 analyzed (the other files are still analyzed and reported); otherwise 1 when a warning
-survives rule selection (unless ``--exit-zero``); else 0. Never prints a traceback.
+survives rule selection, suppressions and the baseline (unless ``--exit-zero``); else 0.
+Never prints a traceback.
 """
 
 from __future__ import annotations
@@ -12,18 +13,34 @@ import contextlib
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from cudalint import __version__
-from cudalint.api import FileReport, check_paths
+from cudalint.api import FileReport, FileTask, diagnostic_sort_key, expand_paths, run_tasks
+from cudalint.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
+from cudalint.compdb import CompdbError, CompileDatabase
+from cudalint.config import ConfigError, ConfigFinder, parse_block_dim
 from cudalint.model.arch import Arch, ArchError, parse_arch
-from cudalint.options import BankModeOption, Options
+from cudalint.options import BankModeOption
 from cudalint.output import FORMATS, RenderOptions, render
+from cudalint.output import statistics as stats
+from cudalint.output.text import summary as text_summary
 from cudalint.rules import RULES, RuleSelection, UnknownSelectorError, explain, get_rule
+from cudalint.settings import CliSettings, Resolver, SettingsError
+from cudalint.suppressions import (
+    UNUSED_CODE,
+    add_ignore_edits,
+    apply_edits,
+    apply_suppressions,
+)
 
 DEFAULT_ARCH = "sm_90"
 MAX_THREADS_PER_BLOCK = 1024
+#: The progress bar shows only when at least this many files are analyzed.
+PROGRESS_MIN_FILES = 8
+#: The name a source read from stdin gets without ``--stdin-filename``.
+STDIN_NAME = "<stdin>"
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -44,21 +61,30 @@ def _comma_list(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def _jobs(value: str) -> int:
+    if value == "auto":
+        return 0
+    if not re.fullmatch(r"[0-9]+", value):
+        raise argparse.ArgumentTypeError(f"invalid job count '{value}' (a number or 'auto')")
+    return int(value)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="cudalint",
         description="Prove shared-memory bank conflicts in CUDA sources, statically.",
         epilog=(
             "Exit status: 0 clean, 1 a warning was reported, 2 a path could not be "
-            "analyzed or the usage is invalid."
+            "analyzed or the usage or configuration is invalid."
         ),
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help=".cu/.cuh files or directories")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help=".cu/.cuh files or directories; '-' reads the source from stdin")
     p.add_argument("--version", action="version", version=f"cudalint {__version__}")
 
     a = p.add_argument_group("analysis")
     a.add_argument(
-        "--arch", default=DEFAULT_ARCH, metavar="sm_XX",
+        "--arch", default=None, metavar="sm_XX",
         help=f"target architecture (default {DEFAULT_ARCH})",
     )
     a.add_argument(
@@ -69,15 +95,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--block-dim", metavar="X[,Y[,Z]]", default=None,
         help="block shape to assume for every kernel (overrides launch sites)",
     )
+    a.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
+                   help="analyze N files in parallel (0 or 'auto': one per CPU; default 1)")
 
     f = p.add_argument_group("parsing")
     f.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
                    help="add an include directory")
     f.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VAL]",
                    help="define a macro")
-    f.add_argument("--std", default="c++17", help="C++ standard (default c++17)")
+    f.add_argument("--std", default=None, help="C++ standard (default c++17)")
     f.add_argument("--cuda-path", metavar="DIR", default=None,
                    help="parse against this CUDA toolkit's headers (default: cudalint's shim)")
+    f.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", default=None,
+                   help="read BUILD_DIR/compile_commands.json for each file's flags")
+    f.add_argument("--compile-commands", metavar="FILE", default=None,
+                   help="read this compile_commands.json for each file's flags")
+
+    c = p.add_argument_group("files and configuration")
+    c.add_argument("--config", metavar="FILE", default=None,
+                   help="use this configuration file (pyproject.toml or cudalint.toml) "
+                        "instead of looking for one")
+    c.add_argument("--isolated", action="store_true",
+                   help="ignore every configuration file")
+    c.add_argument("--exclude", type=_comma_list, action="append", default=[],
+                   metavar="GLOBS", help="skip files and directories matching these globs")
+    c.add_argument("--stdin-filename", metavar="PATH", default=None,
+                   help="the name of the file read from stdin ('-'), for messages, "
+                        "configuration and the compilation database")
 
     r = p.add_argument_group("rules")
     r.add_argument("--select", type=_comma_list, default=None, metavar="CODES",
@@ -89,16 +133,31 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--explain", metavar="CODE", default=None,
                    help="print a rule's documentation and exit")
     r.add_argument("--list-rules", action="store_true", help="list the rules and exit")
+    r.add_argument("--warn-unused-ignores", action="store_true",
+                   help=f"report 'cudalint: ignore' comments that suppress nothing "
+                        f"({UNUSED_CODE})")
+
+    b = p.add_argument_group("adopting on a code base with findings")
+    b.add_argument("--add-ignores", action="store_true",
+                   help="append '// cudalint: ignore[CODE]' to every line with a finding")
+    b.add_argument("--baseline", metavar="FILE", default=None,
+                   help="report only findings not recorded in FILE (written when missing)")
 
     o = p.add_argument_group("output")
     o.add_argument("--format", choices=FORMATS, default="text", help="output format")
     o.add_argument("--show-all", action="store_true",
                    help="JSON: list every analyzed access, not only those behind diagnostics")
+    o.add_argument("--statistics", action="store_true",
+                   help="print how many diagnostics each rule reported instead of them")
     o.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text output (auto: on a terminal, unless NO_COLOR is set)")
     o.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when warnings are reported (errors still exit 2)")
     o.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
+    o.add_argument("-v", "--verbose", action="store_true",
+                   help="say which configuration and compile command each file uses")
+    # ---- fixes: flags added by the fixes work go in the block below ----------------------
+    _fix_arguments(p)
     return p
 
 
@@ -112,55 +171,49 @@ def check_arch(text: str) -> Arch:
         raise UsageError(f"invalid --arch: {exc}") from None
 
 
-def parse_block_dim(text: str) -> tuple[int, int, int]:
-    parts = [s.strip() for s in text.split(",")]
-    if not 1 <= len(parts) <= 3 or not all(re.fullmatch(r"\d+", s) for s in parts):
-        raise UsageError(f"invalid --block-dim '{text}' (expected X[,Y[,Z]], e.g. 32,8)")
-    dims = [int(s) for s in parts] + [1] * (3 - len(parts))
-    if any(d <= 0 for d in dims):
-        raise UsageError(f"invalid --block-dim '{text}': every extent must be positive")
-    x, y, z = dims
-    if x * y * z > MAX_THREADS_PER_BLOCK:
-        raise UsageError(
-            f"invalid --block-dim '{text}': {x * y * z} threads per block "
-            f"(at most {MAX_THREADS_PER_BLOCK})"
-        )
-    return x, y, z
+def check_block_dim(text: str) -> tuple[int, int, int]:
+    try:
+        return parse_block_dim(text)
+    except ValueError as exc:
+        raise UsageError(f"invalid --block-dim '{text}': {exc}") from None
 
 
-def build_options(args: argparse.Namespace) -> Options:
-    arch = check_arch(args.arch)
+def cli_settings(args: argparse.Namespace) -> CliSettings:
+    arch = check_arch(args.arch).name if args.arch is not None else None
     bank_mode: BankModeOption | None = args.bank_mode
-    if bank_mode in ("8", "both") and arch.family != "kepler":
+    if (
+        bank_mode in ("8", "both")
+        and arch is not None
+        and parse_arch(arch).family != "kepler"
+    ):
         raise UsageError(
-            f"--bank-mode {bank_mode} needs a Kepler arch (sm_30 to sm_37), not {arch.name}"
+            f"--bank-mode {bank_mode} needs a Kepler arch (sm_30 to sm_37), not {arch}"
         )
-    if not re.fullmatch(r"(?:c|gnu)\+\+\w+", args.std):
+    if args.std is not None and not re.fullmatch(r"(?:c|gnu)\+\+\w+", args.std):
         raise UsageError(f"invalid --std '{args.std}' (expected e.g. c++17)")
     if args.cuda_path is not None and not os.path.isdir(args.cuda_path):
         raise UsageError(f"--cuda-path '{args.cuda_path}' is not a directory")
-    return Options(
-        arch=arch.name,
+    select = args.select
+    extend = [c for group in args.extend_select for c in group]
+    ignore = [c for group in args.ignore for c in group]
+    try:
+        RuleSelection.build(select=select, extend_select=extend, ignore=ignore)
+    except UnknownSelectorError as exc:
+        raise UsageError(f"{exc} (rules: {', '.join(RULES)})") from None
+    return CliSettings(
+        arch=arch,
         bank_mode=bank_mode,
-        block_dim=parse_block_dim(args.block_dim) if args.block_dim is not None else None,
-        block_dim_source="cli",
+        block_dim=check_block_dim(args.block_dim) if args.block_dim is not None else None,
         include_dirs=tuple(args.include_dirs),
         defines=tuple(args.defines),
         std=args.std,
         cuda_path=args.cuda_path,
+        select=tuple(select) if select is not None else None,
+        extend_select=tuple(extend),
+        ignore=tuple(ignore),
+        warn_unused_ignores=args.warn_unused_ignores,
+        exclude=tuple(p for group in args.exclude for p in group),
     )
-
-
-def build_selection(args: argparse.Namespace) -> RuleSelection:
-    try:
-        return RuleSelection.build(
-            select=args.select,
-            extend_select=[c for group in args.extend_select for c in group],
-            ignore=[c for group in args.ignore for c in group],
-        )
-    except UnknownSelectorError as exc:
-        known = ", ".join(RULES)
-        raise UsageError(f"{exc} (rules: {known})") from None
 
 
 def use_color(choice: str, stream: TextIO) -> bool:
@@ -201,6 +254,162 @@ def _list_rules() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _say(message: str) -> None:
+    sys.stderr.write(f"cudalint: {message}\n")
+
+
+class ProgressBar:
+    """``[#####     ] 12/40 files`` on stderr, redrawn in place; cleared at the end."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.WIDTH * done // max(total, 1)
+        bar = "#" * filled + " " * (self.WIDTH - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total} files")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _load_compdb(args: argparse.Namespace) -> CompileDatabase | None:
+    if args.compile_commands and args.build_dir:
+        raise UsageError("give -p or --compile-commands, not both")
+    where = args.compile_commands
+    if args.build_dir is not None:
+        where = args.build_dir
+        if not where.endswith(".json"):
+            where = os.path.join(where, "compile_commands.json")
+    if where is None:
+        return None
+    try:
+        return CompileDatabase.load(where)
+    except CompdbError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _tasks(
+    args: argparse.Namespace, resolver: Resolver
+) -> tuple[list[FileTask], dict[str, frozenset[str]]]:
+    """The files to analyze, each with its options; and the rules enabled per file."""
+    tasks: list[FileTask] = []
+    codes: dict[str, frozenset[str]] = {}
+    if "-" in args.paths:
+        if len(args.paths) != 1:
+            raise UsageError("'-' (stdin) cannot be combined with other paths")
+        name = args.stdin_filename or STDIN_NAME
+        contents = sys.stdin.buffer.read()
+        task, codes[name] = resolver.task(name, contents=contents)
+        return [task], codes
+    if args.stdin_filename is not None:
+        raise UsageError("--stdin-filename needs '-' as the path")
+    for path in args.paths:
+        for file, error in expand_paths([path], resolver.excluder(path)):
+            if file in codes:
+                continue
+            task, codes[file] = resolver.task(file, error=error)
+            tasks.append(task)
+    # The same file given twice (or inside a given directory) is analyzed once.
+    unique: list[FileTask] = []
+    seen: set[str] = set()
+    for task in tasks:
+        key = os.path.normpath(os.path.abspath(task.path))
+        if key not in seen:
+            seen.add(key)
+            unique.append(task)
+    return unique, codes
+
+
+def _suppress(reports: Sequence[FileReport], codes: dict[str, frozenset[str]]) -> None:
+    sources: dict[str, bytes | None] = {r.path: r.source for r in reports}
+    for report in reports:
+        if report.unit is None:
+            continue
+        enabled = codes.get(report.path, frozenset())
+        for d in report.diagnostics:
+            if d.file not in sources:
+                sources[d.file] = _read_or_none(d.file)
+        kept, suppressed = apply_suppressions(
+            report.diagnostics,
+            sources,
+            report_unused=UNUSED_CODE in enabled,
+            enabled_codes=enabled,
+            main_file=report.path,
+        )
+        report.diagnostics = sorted(kept, key=diagnostic_sort_key)
+        report.suppressed += suppressed
+
+
+def _read_or_none(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _add_ignores(reports: Sequence[FileReport], stdin: bool) -> int:
+    """Write suppression comments for every remaining finding; returns the exit status."""
+    if stdin:
+        raise UsageError("--add-ignores cannot write to stdin")
+    added = files = 0
+    status = EXIT_OK
+    for report in reports:
+        if report.error is not None:
+            sys.stderr.write(_error_line(report) + "\n")
+            status = EXIT_ERROR
+            continue
+        by_line: dict[int, set[str]] = {}
+        for d in report.diagnostics:
+            if d.file == report.path and d.code != UNUSED_CODE:
+                by_line.setdefault(d.line, set()).add(d.code)
+        if not by_line or report.source is None:
+            continue
+        edits, skipped = add_ignore_edits(report.source, report.path, by_line)
+        for line in skipped:
+            _say(f"{report.path}:{line}: ends in a backslash (a macro continuation); "
+                 "add the suppression by hand")
+        if not edits:
+            continue
+        try:
+            with open(report.path, "wb") as f:
+                f.write(apply_edits(report.source, edits))
+        except OSError as exc:
+            _say(f"error: {report.path}: cannot write: {exc.strerror or exc}")
+            status = EXIT_ERROR
+            continue
+        added += sum(len(by_line[e.line]) for e in edits)
+        files += 1
+    _say(f"added {added} suppression{'s' if added != 1 else ''} to "
+         f"{files} file{'s' if files != 1 else ''}")
+    return status
+
+
+def _baseline(path: str, reports: Sequence[FileReport]) -> None:
+    try:
+        if not os.path.exists(path):
+            count = write_baseline(path, reports)
+            _say(f"recorded {count} finding{'s' if count != 1 else ''} in {path}")
+        apply_baseline(path, load_baseline(path), reports)
+    except BaselineError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
@@ -217,26 +426,139 @@ def _run(argv: Sequence[str] | None) -> int:
             raise UsageError(f"unknown rule '{args.explain}' (rules: {', '.join(RULES)})")
         sys.stdout.write(explain(rule))
         return EXIT_OK
+    if args.statistics and args.format not in ("text", "json"):
+        raise UsageError("--statistics prints text or JSON; use --format text or json")
 
-    options = build_options(args)
-    selection = build_selection(args)
+    settings = cli_settings(args)
     if not args.paths:
         parser.print_usage(sys.stderr)
         raise UsageError("no paths given")
+    compdb = _load_compdb(args)
+    log: Callable[[str], None] | None = _say if args.verbose else None
+    try:
+        finder = ConfigFinder(args.config, isolated=args.isolated)
+        resolver = Resolver(settings, finder, compdb, log)
+        tasks, codes = _tasks(args, resolver)
+    except (ConfigError, SettingsError) as exc:
+        raise UsageError(str(exc)) from None
+    if compdb is not None and log is not None:
+        log(f"compilation database: {compdb.path} ({len(compdb)} files)")
 
-    reports = check_paths(args.paths, options, selection=selection)
-    render_options = RenderOptions(
-        color=use_color(args.color, sys.stdout),
-        quiet=args.quiet,
-        show_all=args.show_all,
-    )
-    sys.stdout.write(render(args.format, reports, render_options))
+    jobs = args.jobs or (os.cpu_count() or 1)
+    progress: ProgressBar | None = None
+    if _isatty(sys.stderr) and len(tasks) >= PROGRESS_MIN_FILES and not args.quiet:
+        progress = ProgressBar(sys.stderr)
+    try:
+        reports = run_tasks(tasks, jobs, progress)
+    finally:
+        if progress is not None:
+            progress.clear()
+    _suppress(reports, codes)
+    if args.baseline is not None:
+        _baseline(args.baseline, reports)
+    if args.add_ignores:
+        return _add_ignores(reports, stdin=args.paths == ["-"])
+    # ---- fixes (issue 5): --fix / --unsafe-fixes / --diff; see _fix_arguments ----
+    if args.fix or args.diff:
+        diff_status = _apply_fixes(args, tasks, reports, codes)
+        if diff_status is not None:
+            return diff_status
+
+    if args.statistics:
+        if args.format == "json":
+            sys.stdout.write(stats.render_json(reports))
+        else:
+            sys.stdout.write(stats.render_text(reports))
+            if not args.quiet:
+                sys.stdout.write(text_summary(reports) + "\n")
+    else:
+        render_options = RenderOptions(
+            color=use_color(args.color, sys.stdout),
+            quiet=args.quiet,
+            show_all=args.show_all,
+        )
+        sys.stdout.write(render(args.format, reports, render_options))
     if args.format == "text":
         for report in reports:
             if report.error is not None:
                 sys.stderr.write(_error_line(report) + "\n")
     sys.stdout.flush()
     return exit_status(reports, args.exit_zero)
+
+
+# ==== fixes (issue 5): --fix, --unsafe-fixes, --diff ====================================
+# Owned by the fixes work; everything it adds to this module is in this block, plus the
+# ``_fix_arguments(p)`` line in build_parser and the ``_apply_fixes`` call in _run.
+
+
+def _fix_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("fixes")
+    g.add_argument("--fix", action="store_true",
+                   help="apply the safe fixes to the files, then report what remains")
+    g.add_argument("--unsafe-fixes", action="store_true",
+                   help="with --fix or --diff: also apply fixes that change the memory "
+                        "layout where code cudalint cannot see might depend on it")
+    g.add_argument("--diff", action="store_true",
+                   help="print the fixes as a unified diff and write nothing "
+                        "(exit 1 when there would be changes)")
+
+
+def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
+                 reports: list[FileReport], codes: dict[str, frozenset[str]]) -> int | None:
+    """--diff: print the diff and return the exit status. --fix: write the files and
+    replace their reports by the re-analysis (the caller reports what remains)."""
+    from cudalint.fixes.apply import FixError, fix_report, unified_diff, write_atomically
+
+    if args.paths == ["-"] and not args.diff:
+        raise UsageError("--fix cannot write to stdin; use --diff")
+
+    def refilter(report: FileReport) -> None:
+        _suppress([report], codes)
+
+    status = EXIT_OK
+    fixed_files = applied = 0
+    for i, (task, report) in enumerate(zip(tasks, reports, strict=True)):
+        if report.error is not None or report.source is None or report.unit is None:
+            if report.error is not None and args.diff:
+                sys.stderr.write(_error_line(report) + "\n")
+                status = EXIT_ERROR
+            continue
+        result = fix_report(report, task.options, unsafe=args.unsafe_fixes,
+                            selection=task.selection, refilter=refilter)
+        if result.error is not None:
+            sys.stderr.write(f"cudalint: {report.path}: {result.error}\n")
+            continue
+        if not result.changed:
+            continue
+        if args.diff:
+            sys.stdout.write(unified_diff(report.path, result.original, result.fixed))
+            status = max(status, EXIT_FINDINGS)
+            continue
+        try:
+            write_atomically(report.path, result.fixed, expected=result.original)
+        except FixError as exc:
+            sys.stderr.write(f"cudalint: error: {exc}\n")
+            continue
+        fixed_files += 1
+        applied += result.applied
+        if result.report is not None:
+            reports[i] = result.report
+    if args.diff:
+        sys.stdout.flush()
+        return status
+    if args.baseline is not None and os.path.exists(args.baseline):
+        _baseline(args.baseline, reports)
+    if not args.quiet:
+        remaining = sum(
+            1 for r in reports for d in r.diagnostics if d.severity in ("warning", "error")
+        )
+        _say(f"applied {applied} fix{'es' if applied != 1 else ''} in {fixed_files} "
+             f"file{'s' if fixed_files != 1 else ''}; {remaining} warning"
+             f"{'s' if remaining != 1 else ''} remain")
+    return None
+
+
+# ==== end of the fixes block ==============================================================
 
 
 def _tolerant(stream: TextIO) -> None:

@@ -207,6 +207,13 @@ class Access:
     #: Source order within the function (for merging and stable output).
     order: int = 0
     volatile: bool = False
+    #: For kind "atomic": the function (``atomicAdd``, ``atomicCAS``, ...), whether the
+    #: value it returns is used, and its operand when that is a constant. They decide
+    #: the instruction nvcc emits (ATOMS.POPC.INC combines lanes on one word; ATOMS.ADD
+    #: and the rest serve each lane; a warp-uniform address is aggregated to one lane).
+    atomic_op: str | None = None
+    atomic_result_used: bool = True
+    atomic_operand: int | None = None
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,8 @@ def test_explain_unknown_rule(capsys: pytest.CaptureFixture[str]) -> None:
 def test_list_rules(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--list-rules")
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines()] == ["CL001", "CL002", "CL003", "CL004"]
+    assert [line.split()[0] for line in out.splitlines()] == [
+        "CL001", "CL002", "CL003", "CL004", "CL005", "CL100"]
     assert "off by default" in out.splitlines()[2]
 
 

@@ -50,9 +50,12 @@ def test_codes_and_names_are_stable() -> None:
         "CL002": "possible-bank-conflict",
         "CL003": "unknown-shared-index",
         "CL004": "partial-parse",
+        "CL005": "split-vector-access",
+        "CL100": "unused-suppression",
     }
     assert {code: rule.severity for code, rule in RULES.items()} == {
         "CL001": "warning", "CL002": "warning", "CL003": "info", "CL004": "info",
+        "CL005": "info", "CL100": "warning",
     }
 
 
@@ -97,9 +100,9 @@ def test_docs_rules_md_is_in_sync() -> None:
         (["CL003"], (), (), ["CL003"]),
         (None, ["CL003"], (), ["CL001", "CL002", "CL003", "CL004"]),
         (None, (), ["CL001"], ["CL002", "CL004"]),
-        (["CL00"], (), (), ["CL001", "CL002", "CL003", "CL004"]),
-        (["ALL"], (), ["CL004"], ["CL001", "CL002", "CL003"]),
-        (["CL"], (), ["CL001"], ["CL002", "CL003", "CL004"]),
+        (["CL00"], (), (), ["CL001", "CL002", "CL003", "CL004", "CL005"]),
+        (["ALL"], (), ["CL004"], ["CL001", "CL002", "CL003", "CL005", "CL100"]),
+        (["CL"], (), ["CL001"], ["CL002", "CL003", "CL004", "CL005", "CL100"]),
         # The more specific selector wins; on a tie, ignore wins.
         (["CL001"], (), ["CL"], ["CL001"]),
         (None, (), ["CL00"], []),

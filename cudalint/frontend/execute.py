@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import clang.cindex as ci
 
@@ -298,6 +298,10 @@ class Executor:
         self.loop_assigned_cache: dict[int, set[int]] = {}
         #: Integer locals holding a shared-window address (``__cvta_generic_to_shared``).
         self.shared_addrs: dict[int, Ptr] = {}
+        #: The full expression statement being scanned (to see whether a call's value
+        #: is used), and the atomic call whose target is being emitted.
+        self.statement: Node | None = None
+        self.atomic: tuple[str, bool, int | None] | None = None
 
     # --- entry points --------------------------------------------------------------------
 
@@ -736,7 +740,14 @@ class Executor:
                     instantiation=self.root_env.label, unknown_reason=reason or None,
                     indices=indices, element_offset=loc.member_offset + off,
                     region=self.region, order=self.order, volatile=volatile,
+                    **self.atomic_fields(kind),
                 ))
+
+    def atomic_fields(self, kind: str) -> dict[str, Any]:
+        if kind != "atomic" or self.atomic is None:
+            return {}
+        op, used, operand = self.atomic
+        return {"atomic_op": op, "atomic_result_used": used, "atomic_operand": operand}
 
     # --- statements ----------------------------------------------------------------------
 
@@ -791,7 +802,9 @@ class Executor:
         return exits
 
     def full(self, n: Node) -> Exits:
+        saved, self.statement = self.statement, n
         self.scan(n, LOAD)
+        self.statement = saved
         self.flush()
         return Exits()
 
@@ -1440,9 +1453,20 @@ class Executor:
         children = c.children
         args = arguments(c)
         if name in ATOMICS:
+            operand: int | None = None
+            if len(args) >= 2:
+                value = self.expr(args[1]) if node_int_type(args[1]) is not None else None
+                operand = value.value if isinstance(value, Const) else None
+            top = strip(self.statement) if self.statement is not None else None
+            while top is not None and top is not c and top.type.kind == TK.VOID and \
+                    len([ch for ch in top.children if ch.is_expr]) == 1:
+                top = strip(next(ch for ch in top.children if ch.is_expr))  # (void)call
+            used = top is not c
             for i, a in enumerate(args):
                 if i == 0:
+                    self.atomic = (name, used, operand)
                     self.scan_pointer_target(a, ATOMIC, c)
+                    self.atomic = None
                 else:
                     self.scan(a, LOAD)
             self.new_region()

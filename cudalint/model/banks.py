@@ -21,6 +21,7 @@ counts the passes through the banks. It knows nothing about source code or symbo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from cudalint.ir import AccessKind
 from cudalint.model.arch import Arch
@@ -34,6 +35,7 @@ QUARTERS = ((0, 8), (8, 16), (16, 24), (24, 32))
 WHOLE = ((0, 32),)
 
 Addresses = Sequence["int | None"]
+AtomicForm = Literal["combined", "per-lane", "cas"]
 
 
 def _units(address: int, width: int, unit: int) -> range:
@@ -118,16 +120,27 @@ def warp_cost(
     kind: AccessKind,
     arch: Arch,
     bank_mode: int = 4,
+    atomic_form: AtomicForm = "combined",
 ) -> Cost:
     """Wavefronts of one warp's access; ``addresses[lane]`` is a byte address or None.
 
-    ``kind`` "atomic" means a 32-bit shared atomic (it follows the <=4-byte rule);
-    64-bit atomics have no fixed cost and must not be passed here.
+    ``kind`` "atomic" means a 32-bit shared atomic; 64-bit atomics have no fixed cost
+    and must not be passed here. Its ``atomic_form`` is the instruction nvcc emits
+    (measured on sm_90, bench/accuracy/atomics.cu):
+
+    - ``combined``: ATOMS.POPC.INC (``atomicAdd(p, 1)`` with the result unused): lanes on
+      one word are combined, so it follows the <=4-byte rule (sm90_atomics.jsonl).
+    - ``per-lane``: ATOMS.ADD/MAX/EXCH/...: every lane is served on its own, so the cost
+      is the most active lanes one bank serves (lanes on one word do not share).
+    - ``cas``: ATOMS.CAS: twice that, with an ideal of that plus one, as Nsight Compute
+      counts it.
     """
     if len(addresses) != WARP:
         raise ValueError("one address (or None) per lane is required")
     if kind == "atomic" and width > 4:
         raise ValueError("64-bit shared atomics compile to a CAS loop: no fixed cost")
+    if kind == "atomic" and atomic_form != "combined":
+        return _per_lane(addresses, width, cas=atomic_form == "cas")
     family = arch.family
     if family == "kepler":
         if bank_mode not in (4, 8):
@@ -161,3 +174,26 @@ def _fermi_128(addresses: Addresses, width: int) -> Cost:
     worst = max((_phase_cost(addresses, width, q, 4, 4) for q in active), key=lambda c: c[0])
     ways = 1 + worst[0]
     return Cost(len(active) * ways, len(active), worst[1])
+
+
+def _per_lane(addresses: Addresses, width: int, cas: bool) -> Cost:
+    """Atomics that serve each lane on its own: the busiest bank's count of lanes."""
+    banks: dict[int, list[int]] = {}
+    words: dict[int, dict[int, list[int]]] = {}
+    for lane, a in enumerate(addresses):
+        if a is None:
+            continue
+        for u in _units(a, width, 4):
+            banks.setdefault(u % NUM_BANKS, []).append(lane)
+            words.setdefault(u % NUM_BANKS, {}).setdefault(u, []).append(lane)
+    if not banks:
+        return Cost(0, 0)
+    bank, lanes = max(banks.items(), key=lambda kv: (len(kv[1]), -kv[0]))
+    k = len(lanes)
+    ordered = sorted(words[bank].items())
+    conflict = BankConflict(
+        bank, tuple(w for w, _ in ordered), tuple(tuple(ls) for _, ls in ordered)
+    )
+    if cas:
+        return Cost(2 * k, k + 1, conflict if k > 1 else None)
+    return Cost(k, 1, conflict if k > 1 else None)

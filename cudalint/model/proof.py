@@ -47,7 +47,7 @@ from cudalint.ir import (
     Unary,
 )
 from cudalint.model.arch import Arch, parse_arch
-from cudalint.model.banks import warp_cost
+from cudalint.model.banks import AtomicForm, warp_cost
 from cudalint.model.evaluate import EVAL_ERRORS, EvalError, compile_expr, free_symbols
 from cudalint.model.merge import find_merges
 from cudalint.model.results import AccessResult, Cost, Status
@@ -122,6 +122,42 @@ def _abstract_opaques(expr: Expr, found: dict[Opaque, Sym]) -> Expr:
             other=_abstract_opaques(expr.other, found),
         )
     return expr
+
+
+#: Atomics nvcc aggregates across the warp when the address is warp-uniform at compile
+#: time (REDUX/POPC, then one lane's ATOMS), seen in SASS for add, sub and max.
+_AGGREGATED = frozenset(
+    {"atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor"}
+)
+_FLOATS = ("float", "double", "__half", "half", "__nv_bfloat16", "__half2", "__nv_bfloat162")
+
+
+def _atomic_base(op: str | None) -> str:
+    op = op or ""
+    for suffix in ("_block", "_system"):
+        op = op.removesuffix(suffix)
+    return op
+
+
+def atomic_form(access: Access) -> AtomicForm:
+    """The instruction form nvcc emits for a 32-bit shared atomic (see banks.warp_cost)."""
+    op = _atomic_base(access.atomic_op)
+    if op == "atomicCAS":
+        return "cas"
+    if access.atomic_op is None or (
+        op == "atomicAdd" and access.atomic_operand == 1 and not access.atomic_result_used
+    ):
+        return "combined"
+    return "per-lane"
+
+
+def _aggregated(access: Access, array: SharedArray | None) -> bool:
+    """A warp-uniform atomic nvcc turns into one lane's instruction."""
+    if access.kind != "atomic" or _atomic_base(access.atomic_op) not in _AGGREGATED:
+        return False
+    if array is not None and array.element_type.replace("const ", "").strip() in _FLOATS:
+        return False
+    return not any(s.lane_dependent for s in free_symbols(access.offset))
 
 
 def _assumed_shape_needs(offset: Expr, guard: Expr | None) -> set[str]:
@@ -406,7 +442,7 @@ def _cost_at(
     if any(a % access.width for a in present):
         cost = None
     else:
-        cost = warp_cost(addrs, access.width, access.kind, arch, bank_mode)
+        cost = warp_cost(addrs, access.width, access.kind, arch, bank_mode, atomic_form(access))
     cache[key] = cost
     return cost
 
@@ -609,6 +645,9 @@ def prove(
         )
     if access.width not in (1, 2, 4, 8, 16):
         return result("unknown", None, f"no shared instruction moves {access.width} bytes")
+    if _aggregated(access, array):
+        # nvcc reduces the warp's operands first; one lane then issues the atomic
+        return result("proved", Cost(1, 1), None)
     opaques: dict[Opaque, Sym] = {}
     try:
         offset = _abstract_opaques(access.offset, opaques)

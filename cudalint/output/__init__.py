@@ -24,13 +24,14 @@ Renderer = Callable[[Sequence[FileReport], RenderOptions], str]
 
 
 def _renderers() -> dict[str, Renderer]:
-    from cudalint.output import json, text
+    from cudalint.output import github, json, sarif, text
 
-    return {"text": text.render, "json": json.render}
+    return {"text": text.render, "json": json.render, "sarif": sarif.render,
+            "github": github.render}
 
 
 #: The values ``--format`` accepts.
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github")
 
 
 def render(fmt: str, reports: Sequence[FileReport], options: RenderOptions) -> str:

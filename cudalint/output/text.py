@@ -31,6 +31,7 @@ _SEVERITY_COLOR = {
 }
 _NOTE_COLOR = "\033[1;36m"
 _CARET_COLOR = "\033[1;32m"
+_HELP_COLOR = "\033[1;32m"
 
 
 def _paint(text: str, style: str, color: bool) -> str:
@@ -116,6 +117,10 @@ def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool) -> list[
             out.append(ex[0])
             out.append(_paint(ex[1], _CARET_COLOR, color))
     out.extend("  " + _paint("note:", _NOTE_COLOR, color) + " " + note for note in d.notes)
+    if d.fix is not None:
+        # The fix, under the notes (issue 5): its title says what, the cost and, for a
+        # fix --fix will not apply, why.
+        out.append("  " + _paint("help:", _HELP_COLOR, color) + " " + d.fix.title)
     return out
 
 

@@ -17,7 +17,9 @@ from cudalint.rules import (
     partial_parse,
     possible_bank_conflict,
     shared_bank_conflict,
+    split_vector_access,
     unknown_shared_index,
+    unused_suppression,
 )
 from cudalint.rules.base import DOC_SECTIONS, FileContext, Rule
 
@@ -41,6 +43,8 @@ RULES: dict[str, Rule] = {
         possible_bank_conflict.RULE,
         unknown_shared_index.RULE,
         partial_parse.RULE,
+        split_vector_access.RULE,
+        unused_suppression.RULE,
     )
 }
 

@@ -6,10 +6,11 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from cudalint.diagnostics import Diagnostic, Severity
+from cudalint.diagnostics import Diagnostic, Fix, Severity
 from cudalint.ir import Launch, Span, TranslationUnit
 from cudalint.model.arch import ArchError, parse_arch
 from cudalint.model.results import AccessResult, BankConflict
+from cudalint.options import Options
 
 #: Sections every rule docstring has, in this order (``--explain`` prints them).
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety")
@@ -29,6 +30,10 @@ class FileContext:
     path: str
     unit: TranslationUnit
     results: Sequence[AccessResult]
+    #: The analysis options (fixes re-run the model with them); None: read from results.
+    options: Options | None = None
+    #: The file's bytes (fixes edit them); None: no fix has edits.
+    source: bytes | None = None
 
     def display_file(self, file: str) -> str:
         """``file`` as the user spelled the path when it names the analyzed file."""
@@ -181,6 +186,14 @@ def access_diagnostic(
         fix=None,
         notes=access_notes(ctx, result),
     )
+
+
+def proved_fix(ctx: FileContext, result: AccessResult) -> Fix | None:
+    """The fix for a conflict, derived and re-checked by :mod:`cudalint.fixes`."""
+    from cudalint.fixes import planner_for
+
+    planner = planner_for(ctx, ctx.path, ctx.unit, ctx.results, ctx.options, ctx.source)
+    return planner.fix_for(result)
 
 
 def conflict_message(template: str, ctx: FileContext, result: AccessResult) -> str:

@@ -32,15 +32,25 @@ When the condition is about `blockDim`, give the block shape (a
 `<<<grid, dim3(32, 8)>>>` launch in the file, or `--block-dim 32,8`).
 
 ## Fix safety
-No automatic fix: the right change depends on the values the program really uses.
+As for CL001: a padding or swizzle fix is offered only when the model proves, over
+the same values and instantiations, that it lowers this access's worst case and makes
+no access to the array worse; the right change may still depend on the values the
+program really uses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from cudalint.diagnostics import Diagnostic
-from cudalint.rules.base import FileContext, Rule, access_diagnostic, conflict_message
+from cudalint.rules.base import (
+    FileContext,
+    Rule,
+    access_diagnostic,
+    conflict_message,
+    proved_fix,
+)
 
 MESSAGE = (
     "possible {ways}-way bank conflict on {kind} of '{array}' "
@@ -59,7 +69,8 @@ def check(ctx: FileContext) -> Iterator[Diagnostic]:
             if result.reason:
                 starts_clause = result.reason.startswith(("when ", "for ", "if "))
                 message += (CONDITION if starts_clause else CAUSE).format(reason=result.reason)
-            yield access_diagnostic(RULE, ctx, result, message)
+            yield replace(access_diagnostic(RULE, ctx, result, message),
+                          fix=proved_fix(ctx, result))
 
 
 RULE = Rule(

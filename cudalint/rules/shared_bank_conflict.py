@@ -33,16 +33,35 @@ out[...] = tile[threadIdx.x][threadIdx.x ^ threadIdx.y];    // or an XOR swizzle
 ```
 
 ## Fix safety
-No automatic fix yet. Padding changes the array's size and every index into it;
-a later version suggests it only after re-checking every access to the array.
+A fix is offered only after the model has re-checked every access to the array, in
+every kernel, loads and stores, with the fix applied: no access may get worse and
+this one must get better. Padding (the smallest pad that makes every access clean,
+else the one with the fewest wavefronts; a multiple of the vector width when the
+array is also read as `float2`/`float4`; never past 48 KiB of static shared memory) is
+**safe** when every use of the array is a subscript whose last index provably stays
+inside its extent, **unsafe** when that cannot be shown, and **display-only** when the
+array is also used through a pointer, which cudalint can neither re-check nor
+rewrite. A 1-D array used as 2-D is padded by a new row stride in every subscript,
+only when every subscript can be rewritten. An XOR swizzle of the column index is
+derived when no pad is clean; it is unsafe (every subscript is rewritten). On sm_3x,
+8-byte accesses that are clean in 8-byte bank mode get the display-only suggestion
+`cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte)`. `--fix` applies safe
+fixes, `--unsafe-fixes` adds unsafe ones, `--diff` shows them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from cudalint.diagnostics import Diagnostic
-from cudalint.rules.base import FileContext, Rule, access_diagnostic, conflict_message
+from cudalint.rules.base import (
+    FileContext,
+    Rule,
+    access_diagnostic,
+    conflict_message,
+    proved_fix,
+)
 
 MESSAGE = "{ways}-way bank conflict on {kind} of '{array}' ({wavefronts} wavefronts, ideal {ideal})"
 
@@ -50,7 +69,9 @@ MESSAGE = "{ways}-way bank conflict on {kind} of '{array}' ({wavefronts} wavefro
 def check(ctx: FileContext) -> Iterator[Diagnostic]:
     for result in ctx.results:
         if result.status == "proved" and result.has_conflict:
-            yield access_diagnostic(RULE, ctx, result, conflict_message(MESSAGE, ctx, result))
+            message = conflict_message(MESSAGE, ctx, result)
+            diagnostic = access_diagnostic(RULE, ctx, result, message)
+            yield replace(diagnostic, fix=proved_fix(ctx, result))
 
 
 RULE = Rule(

@@ -1,0 +1,96 @@
+"""Fixes: derived from the IR, proved by the model, handed to the rules as data.
+
+- :mod:`~cudalint.fixes.layout`: padding, a new row stride for 1-D arrays used as 2-D,
+  XOR swizzle; each re-checked on every access (:mod:`~cudalint.fixes.recheck`).
+- :mod:`~cudalint.fixes.kepler`: Kepler's 8-byte bank mode.
+- :mod:`~cudalint.fixes.packing`: two 4-byte loads that one ``float2`` load could serve.
+- :mod:`~cudalint.fixes.apply`: ``--fix`` / ``--unsafe-fixes`` / ``--diff``.
+
+Layering: fixes read the IR and call the model; the model never imports fixes; the rules
+call :func:`planner_for` to attach a fix to a diagnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cudalint.diagnostics import Fix
+from cudalint.fixes.kepler import eight_byte_mode_fix
+from cudalint.fixes.layout import ArrayPlan, LayoutPlanner
+from cudalint.fixes.recheck import Rechecker
+from cudalint.ir import TranslationUnit
+from cudalint.model.results import AccessResult
+from cudalint.options import Options
+
+__all__ = ["FixPlanner", "options_from_results", "planner_for"]
+
+
+def options_from_results(results: Sequence[AccessResult]) -> Options:
+    """The analysis options, as far as the results show them (when none were passed)."""
+    if not results:
+        return Options()
+    arch = results[0].arch
+    modes = sorted({r.bank_mode for r in results})
+    bank_mode = "both" if modes == [4, 8] else ("8" if modes == [8] else None)
+    cli = next((r.block_dim for r in results if r.block_dim_source == "cli"), None)
+    return Options(arch=arch, bank_mode=bank_mode, block_dim=cli)  # type: ignore[arg-type]
+
+
+@dataclass
+class FixPlanner:
+    """Fixes for the diagnostics of one file (derived once per array, on demand)."""
+
+    path: str
+    unit: TranslationUnit
+    results: Sequence[AccessResult]
+    options: Options
+    source: bytes | None
+
+    def __post_init__(self) -> None:
+        self._layout: LayoutPlanner | None = None
+        if self.source is not None:
+            self._layout = LayoutPlanner(
+                self.path, self.unit, self.options, self.source,
+                Rechecker(self.unit, self.options),
+            )
+
+    def array_plan(self, key: str) -> ArrayPlan | None:
+        if self._layout is None:
+            return None
+        try:
+            self.unit.array(key)
+        except KeyError:
+            return None
+        return self._layout.plan(key)
+
+    def fix_for(self, result: AccessResult) -> Fix | None:
+        """The proved fix for the access behind a conflict diagnostic, or None."""
+        if not result.has_conflict:
+            return None
+        kepler = eight_byte_mode_fix(result, self.results)
+        if kepler is not None:
+            return kepler
+        plan = self.array_plan(result.access.array)
+        if plan is None or plan.fix is None or plan.candidate is None:
+            return None
+        if not plan.candidate.improves(result):
+            return None
+        return plan.fix
+
+
+_LAST: list[tuple[object, FixPlanner]] = []
+
+
+def planner_for(ctx: object, path: str, unit: TranslationUnit,
+                results: Sequence[AccessResult], options: Options | None,
+                source: bytes | None) -> FixPlanner:
+    """One planner per file context (rules of one file share it)."""
+    for owner, planner in _LAST:
+        if owner is ctx:
+            return planner
+    planner = FixPlanner(path, unit, results,
+                         options if options is not None else options_from_results(results),
+                         source)
+    _LAST[:] = [(ctx, planner)]
+    return planner

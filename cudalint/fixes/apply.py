@@ -1,0 +1,206 @@
+"""Applying fixes to files: ``--fix``, ``--unsafe-fixes``, ``--diff``.
+
+Fixes to one file are applied together: identical edits (a declaration edit shared by
+the diagnostics of several accesses) once, a fix whose edits overlap an accepted one's
+is left for the next round. Rounds repeat on the fixed text, re-analyzed in memory,
+until nothing changes (at most ``MAX_ROUNDS``), so that a second ``--fix`` has nothing
+to do. A file is written only when the fixed text parses with no new clang error, and
+only when it still holds the bytes that were analyzed; the write goes to a temporary
+file in the same directory, renamed over the original, with the original's mode.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from cudalint.api import FileReport, check_file
+from cudalint.diagnostics import Applicability, Edit, Fix
+from cudalint.fixes.source import offset_of
+from cudalint.options import Options
+from cudalint.rules import DEFAULT_SELECTION, RuleSelection
+
+MAX_ROUNDS = 8
+
+
+class FixError(Exception):
+    """A file that was not written, and why."""
+
+
+def allowed(unsafe: bool) -> tuple[Applicability, ...]:
+    return ("safe", "unsafe") if unsafe else ("safe",)
+
+
+def applicable_fixes(report: FileReport, unsafe: bool) -> list[Fix]:
+    """The fixes of ``report`` that ``--fix`` (with ``--unsafe-fixes``) may apply, once each."""
+    out: list[Fix] = []
+    seen: set[tuple[Edit, ...]] = set()
+    for d in report.diagnostics:
+        fix = d.fix
+        if fix is None or fix.applicability not in allowed(unsafe) or not fix.edits:
+            continue
+        if any(e.file != report.path for e in fix.edits):
+            continue
+        key = tuple(sorted(fix.edits, key=_edit_order))
+        if key not in seen:
+            seen.add(key)
+            out.append(fix)
+    return out
+
+
+def _edit_order(e: Edit) -> tuple[int, int, int, int, str]:
+    return (e.line, e.column, e.end_line, e.end_column, e.content)
+
+
+def _line_ending(source: bytes) -> bytes:
+    return b"\r\n" if b"\r\n" in source else b"\n"
+
+
+def apply_fixes(source: bytes, fixes: Iterable[Fix]) -> tuple[bytes, int]:
+    """``source`` with every fix applied whose edits overlap no accepted edit.
+
+    Returns the new text and how many fixes were applied. An edit identical to an
+    accepted one is shared, not an overlap.
+    """
+    accepted: dict[tuple[int, int], Edit] = {}
+    count = 0
+    eol = _line_ending(source)
+    for fix in fixes:
+        ranges = []
+        for e in fix.edits:
+            a = offset_of(source, e.line, e.column)
+            b = offset_of(source, e.end_line, e.end_column)
+            ranges.append(((a, b), e))
+        clash = False
+        for (a, b), e in ranges:
+            same = accepted.get((a, b))
+            if same is not None:
+                if same.content != e.content:
+                    clash = True
+                continue
+            for (x, y) in accepted:
+                if (a < y and x < b) or (a == b == x == y):
+                    clash = True
+        if clash:
+            continue
+        for (a, b), e in ranges:
+            accepted[(a, b)] = e
+        count += 1
+    out = source
+    for (a, b), e in sorted(accepted.items(), key=lambda kv: kv[0], reverse=True):
+        content = e.content.encode("utf-8")
+        if eol == b"\r\n":
+            content = content.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+        out = out[:a] + content + out[b:]
+    return out, count
+
+
+def _clang_errors(report: FileReport) -> int:
+    if report.unit is None:
+        return 1 << 30
+    return sum(1 for n in report.unit.notes if n.severity == "error")
+
+
+@dataclass
+class FileFixes:
+    path: str
+    original: bytes
+    fixed: bytes
+    applied: int = 0
+    #: The analysis of the fixed text (None when nothing changed).
+    report: FileReport | None = None
+    error: str | None = None
+    titles: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed != self.original and self.error is None
+
+
+#: Applied to each re-analysis before its fixes are taken (suppressions, the baseline).
+ReportFilter = Callable[[FileReport], None]
+
+
+def fix_report(report: FileReport, options: Options, *, unsafe: bool,
+               selection: RuleSelection = DEFAULT_SELECTION,
+               refilter: ReportFilter | None = None) -> FileFixes:
+    """The fixed text of one analyzed file, re-analyzed, round after round, in memory.
+
+    ``report`` is the analysis the user saw (after suppressions); ``refilter`` does the
+    same to each re-analysis, so that a suppressed diagnostic's fix is never applied.
+    """
+    assert report.source is not None
+    result = FileFixes(report.path, report.source, report.source)
+    current = report
+    errors_before = _clang_errors(report)
+    for _ in range(MAX_ROUNDS):
+        fixes = applicable_fixes(current, unsafe)
+        if not fixes:
+            break
+        assert current.source is not None
+        new, count = apply_fixes(current.source, fixes)
+        if count == 0 or new == current.source:
+            break
+        after = check_file(report.path, options, contents=new, selection=selection)
+        if refilter is not None and after.error is None:
+            refilter(after)
+        if after.error is not None or _clang_errors(after) > errors_before:
+            why = after.error or "the fixed text has a new clang error"
+            result.error = f"fix not applied: {why}"
+            return result
+        result.applied += count
+        result.titles.extend(f.title for f in fixes[:count])
+        result.fixed = new
+        result.report = after
+        current = after
+    return result
+
+
+def unified_diff(path: str, before: bytes, after: bytes) -> str:
+    a = before.decode("utf-8", "replace").splitlines(keepends=True)
+    b = after.decode("utf-8", "replace").splitlines(keepends=True)
+    lines = difflib.unified_diff(a, b, fromfile=f"a/{path}", tofile=f"b/{path}")
+    out = []
+    for line in lines:
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def write_atomically(path: str, data: bytes, expected: bytes) -> None:
+    """Replace ``path`` by ``data`` if it still holds ``expected``; keep its mode."""
+    try:
+        with open(path, "rb") as f:
+            current = f.read()
+        st = os.stat(path)
+    except OSError as exc:
+        raise FixError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if current != expected:
+        raise FixError(f"{path} changed since it was analyzed; not written")
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".cudalint-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise FixError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def fix_reports(reports: Sequence[FileReport], options: Options, *, unsafe: bool,
+                selection: RuleSelection = DEFAULT_SELECTION) -> list[FileFixes]:
+    """Every analyzed file's fixes, with one set of options (the library entry point)."""
+    return [
+        fix_report(r, options, unsafe=unsafe, selection=selection)
+        for r in reports
+        if r.error is None and r.source is not None
+    ]
