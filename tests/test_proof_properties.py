@@ -26,6 +26,14 @@ K = Sym("k", INT)
 
 
 def c_eval(e: Expr, env: dict[str, int]) -> int:
+    """C semantics, written independently of the model: wrap to the node's type."""
+    v = _c_eval(e, env)
+    t = e.type
+    v &= (1 << t.bits) - 1
+    return v - (1 << t.bits) if t.signed and v >> (t.bits - 1) else v
+
+
+def _c_eval(e: Expr, env: dict[str, int]) -> int:
     if isinstance(e, Const):
         return e.value
     if isinstance(e, Sym):
@@ -67,6 +75,11 @@ leaves = st.one_of(
 )
 
 
+def _hash(e: Expr, shift: int) -> Expr:
+    """``(e * 2654435761u) >> shift``: unsigned 32-bit wrap-around (Knuth's hash)."""
+    return Binary(">>", Binary("*", e, Const(2654435761, UINT), UINT), Const(shift, UINT), UINT)
+
+
 def _extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
     small = st.builds(Const, st.sampled_from([1, 2, 3, 4, 8, 16, 17, 31, 32, 33]))
     shift = st.builds(Const, st.integers(0, 5))
@@ -79,6 +92,7 @@ def _extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         st.builds(_b, st.just("&"), children, small),
         st.builds(_b, st.just(">>"), children, shift),
         st.builds(_b, st.just("<<"), children, shift),
+        st.builds(lambda e, k: _b("%", _hash(e, k), Const(64)), children, st.integers(16, 27)),
     )
 
 
