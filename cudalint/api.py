@@ -9,15 +9,18 @@ Nothing here prints.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import multiprocessing
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from cudalint.budget import NOT_ANALYZED, Budget, BudgetExceeded, format_seconds, run_bounded
 from cudalint.diagnostics import Diagnostic
 from cudalint.frontend import FrontendError, parse_file
 from cudalint.ir import TranslationUnit
@@ -81,7 +84,15 @@ def diagnostic_sort_key(d: Diagnostic) -> tuple[str, int, int, str, int, int, in
 
 
 def _read(path: str) -> bytes:
-    with open(path, "rb") as f:
+    """The file's bytes; only a regular file is read (a FIFO would block forever, a
+    device such as /dev/zero never end)."""
+    # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise OSError(errno.EINVAL, what)
         return f.read()
 
 
@@ -92,7 +103,54 @@ def check_file(
     *,
     selection: RuleSelection = DEFAULT_SELECTION,
 ) -> FileReport:
-    """Analyze one file (or ``contents`` under the name ``path``). Never raises."""
+    """Analyze one file (or ``contents`` under the name ``path``). Never raises.
+
+    The analysis runs under ``options.timeout`` (see :mod:`cudalint.budget`): a file
+    that runs out of time keeps the results proved so far and gets an error.
+    """
+
+    def hard_timeout() -> FileReport:
+        return FileReport(path=path, error=_timeout_error(options.timeout, None))
+
+    try:
+        return run_bounded(
+            lambda budget: _check_file(path, options, contents, selection, budget),
+            options.timeout,
+            on_hard_timeout=hard_timeout,
+        )
+    except Exception as exc:  # the thread could not be started, or the like
+        return FileReport(path=path, error=_internal_error(path, exc))
+
+
+def _internal_error(path: str, exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return f"{path}: the source is nested too deeply to analyze"
+    if isinstance(exc, MemoryError):
+        return f"{path}: out of memory while analyzing the file"
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return f"internal error analyzing {path}: {detail}; please report"
+
+
+def _timeout_error(seconds: float | None, missed: tuple[int, int] | None) -> str:
+    text = f"analysis stopped after {format_seconds(seconds or 0)} of CPU time (--timeout)"
+    if missed is None:
+        return text + "; the file was not analyzed"
+    return (
+        f"{text}; {missed[0]} of {missed[1]} shared accesses were not analyzed "
+        "(reported as unknown)"
+    )
+
+
+def _looks_binary(source: bytes) -> bool:
+    """A NUL byte in the first 8 KiB: an object file or image, not source (as git and
+    grep decide). clang would read it as a stream of errors."""
+    return b"\0" in source[:8192]
+
+
+def _check_file(
+    path: str, options: Options, contents: bytes | None, selection: RuleSelection,
+    budget: Budget,
+) -> FileReport:
     report = FileReport(path=path)
     try:
         if contents is None:
@@ -106,8 +164,14 @@ def check_file(
                 return report
         else:
             report.source = contents
+        if report.source.startswith((b"\xff\xfe", b"\xfe\xff")):
+            report.error = "not a source file: UTF-16 or UTF-32 text (save it as UTF-8)"
+            return report
+        if _looks_binary(report.source):
+            report.error = "not a source file (it contains NUL bytes)"
+            return report
         try:
-            unit = parse_file(path, options, contents=contents)
+            unit = parse_file(path, options, contents=report.source)
         except FrontendError as exc:
             report.error = str(exc) or "cannot parse file"
             return report
@@ -120,12 +184,19 @@ def check_file(
         ctx = FileContext(path=path, unit=unit, results=report.results, options=options,
                           source=report.source)
         report.diagnostics = sorted(run_rules(ctx, selection), key=diagnostic_sort_key)
+        missed = sum(1 for r in report.results if r.reason == NOT_ANALYZED)
+        if missed:
+            report.error = _timeout_error(budget.seconds, (missed, len(report.results)))
+    except BudgetExceeded:
+        report.unit = None
+        report.results = []
+        report.diagnostics = []
+        report.error = _timeout_error(budget.seconds, None)
     except Exception as exc:  # one file's bug must not stop the others
         report.unit = None
         report.results = []
         report.diagnostics = []
-        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        report.error = f"internal error analyzing {path}: {detail}; please report"
+        report.error = _internal_error(path, exc)
     return report
 
 
@@ -251,7 +322,9 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     # libclang state or threads (as "fork" would), and start faster than with "spawn".
     if sys.platform != "win32" and "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["cudalint.api"])
+        # cudalint.fixes is imported lazily (by the first conflict); importing it in the
+        # server once saves every worker its import
+        ctx.set_forkserver_preload(["cudalint.api", "cudalint.fixes"])
         return ctx
     return multiprocessing.get_context("spawn")
 

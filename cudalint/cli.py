@@ -19,9 +19,11 @@ from typing import NoReturn, TextIO
 from cudalint import __version__
 from cudalint.api import FileReport, FileTask, diagnostic_sort_key, expand_paths, run_tasks
 from cudalint.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
+from cudalint.budget import DEFAULT_TIMEOUT
 from cudalint.compdb import CompdbError, CompileDatabase
-from cudalint.config import ConfigError, ConfigFinder, parse_block_dim
+from cudalint.config import ConfigError, ConfigFinder, parse_block_dim, parse_timeout
 from cudalint.model.arch import Arch, ArchError, parse_arch
+from cudalint.model.results import AccessResult
 from cudalint.options import BankModeOption
 from cudalint.output import FORMATS, RenderOptions, render
 from cudalint.output import statistics as stats
@@ -69,6 +71,13 @@ def _jobs(value: str) -> int:
     return int(value)
 
 
+def _seconds(value: str) -> float:
+    try:
+        return parse_timeout(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"invalid --timeout '{value}': {exc}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="cudalint",
@@ -97,6 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     a.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
                    help="analyze N files in parallel (0 or 'auto': one per CPU; default 1)")
+    a.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help=f"time budget per file; a file that needs longer is reported as "
+                        f"not fully analyzed (exit 2). 0: no limit (default "
+                        f"{DEFAULT_TIMEOUT:g})")
 
     f = p.add_argument_group("parsing")
     f.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
@@ -158,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="say which configuration and compile command each file uses")
     # ---- fixes: flags added by the fixes work go in the block below ----------------------
     _fix_arguments(p)
+    # ---- bank map and language server (issue 9): see _bank_map_arguments ----
+    _bank_map_arguments(p)
     return p
 
 
@@ -213,6 +228,7 @@ def cli_settings(args: argparse.Namespace) -> CliSettings:
         ignore=tuple(ignore),
         warn_unused_ignores=args.warn_unused_ignores,
         exclude=tuple(p for group in args.exclude for p in group),
+        timeout=args.timeout,
     )
 
 
@@ -411,6 +427,10 @@ def _baseline(path: str, reports: Sequence[FileReport]) -> None:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    # ---- language server (issue 9): ``cudalint lsp`` ----
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["lsp"]:
+        return _lsp(words[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -430,6 +450,9 @@ def _run(argv: Sequence[str] | None) -> int:
         raise UsageError("--statistics prints text or JSON; use --format text or json")
 
     settings = cli_settings(args)
+    # ---- bank map (issue 9): --explain-access ----
+    if args.explain_access is not None:
+        return _explain_access(args, settings)
     if not args.paths:
         parser.print_usage(sys.stderr)
         raise UsageError("no paths given")
@@ -463,6 +486,15 @@ def _run(argv: Sequence[str] | None) -> int:
         diff_status = _apply_fixes(args, tasks, reports, codes)
         if diff_status is not None:
             return diff_status
+
+    # ---- bank map (issue 9): --bank-map-svg ----
+    if args.bank_map_svg is not None:
+        _write_bank_maps(
+            args.bank_map_svg,
+            [d.result for r in reports for d in r.diagnostics
+             if d.result is not None and d.result.has_conflict],
+            args.quiet,
+        )
 
     if args.statistics:
         if args.format == "json":
@@ -559,6 +591,115 @@ def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
 
 
 # ==== end of the fixes block ==============================================================
+
+
+# ==== bank map and language server (issue 9) ==============================================
+# Everything issue 9 adds to this module is in this block, plus the
+# ``_bank_map_arguments(p)`` line in build_parser and three marked calls in _run.
+
+_LOCATION = re.compile(r"(?P<file>.+?):(?P<line>[0-9]+)(?::(?P<column>[0-9]+))?")
+
+
+def _bank_map_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("bank map (also: 'cudalint lsp' runs the language server)")
+    g.add_argument("--explain-access", metavar="FILE:LINE[:COL]", default=None,
+                   help="draw how the banks serve the access at FILE:LINE[:COL] in its "
+                        "worst warp (32 banks across, wavefronts down), and exit")
+    g.add_argument("--bank-map-svg", metavar="DIR", default=None,
+                   help="write an SVG bank map of every conflicting access to DIR "
+                        "(with --explain-access: of the accesses it draws)")
+
+
+def _explain_access(args: argparse.Namespace, settings: CliSettings) -> int:
+    from cudalint.model.explain import bank_map, results_at
+    from cudalint.output.bankmap import describe, render_text
+
+    where = args.explain_access
+    match = _LOCATION.fullmatch(where)
+    if match is None:
+        raise UsageError(f"invalid --explain-access '{where}' (expected FILE:LINE[:COL])")
+    if args.paths:
+        raise UsageError("--explain-access names its file itself; give no other paths")
+    path = match["file"]
+    line = int(match["line"])
+    column = int(match["column"]) if match["column"] else None
+    if not os.path.isfile(path):
+        raise UsageError(f"--explain-access: no such file '{path}'")
+    compdb = _load_compdb(args)
+    log: Callable[[str], None] | None = _say if args.verbose else None
+    try:
+        resolver = Resolver(settings, ConfigFinder(args.config, isolated=args.isolated),
+                            compdb, log)
+        task, _ = resolver.task(path)
+    except (ConfigError, SettingsError) as exc:
+        raise UsageError(str(exc)) from None
+    report = run_tasks([task])[0]
+    if report.error is not None:
+        sys.stderr.write(_error_line(report) + "\n")
+        return EXIT_ERROR
+    found = results_at(report.results, line, column, file=path)
+    if not found:
+        lines = sorted({r.access.span.line for r in report.results
+                        if results_at([r], r.access.span.line, file=path)})
+        hint = (f"; its shared accesses are on line{'s' if len(lines) > 1 else ''} "
+                + ", ".join(map(str, lines))) if lines else "; it has no shared access"
+        raise UsageError(f"no shared-memory access at {where}{hint}")
+    color = use_color(args.color, sys.stdout)
+    blocks = []
+    for result in found:
+        picture = bank_map(result)
+        if picture is None:
+            blocks.append("\n".join(describe(result)) + "\n  (no warp was costed: "
+                          "nothing to draw)\n")
+        else:
+            blocks.append(render_text(picture, color))
+    sys.stdout.write("\n".join(blocks))
+    sys.stdout.flush()
+    if args.bank_map_svg is not None:
+        _write_bank_maps(args.bank_map_svg, found, args.quiet)
+    return EXIT_OK
+
+
+def _write_bank_maps(directory: str, results: Sequence[AccessResult], quiet: bool) -> None:
+    """One SVG per result (deterministic names; a result drawn once)."""
+    from cudalint.model.explain import bank_map
+    from cudalint.output.bankmap import render_svg, svg_file_name
+
+    written: set[str] = set()
+    for result in results:
+        picture = bank_map(result)
+        name = svg_file_name(result)
+        if picture is None or name in written:
+            continue
+        target = os.path.join(directory, name)
+        try:
+            os.makedirs(directory, exist_ok=True)
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(render_svg(picture))
+        except OSError as exc:
+            raise UsageError(f"--bank-map-svg: cannot write {target}: "
+                             f"{exc.strerror or exc}") from None
+        written.add(name)
+    if not quiet:
+        _say(f"wrote {len(written)} bank map{'s' if len(written) != 1 else ''} "
+             f"to {directory}")
+
+
+def _lsp(argv: Sequence[str]) -> int:
+    try:
+        from cudalint.lsp import server
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "cattrs"):
+            raise
+        sys.stderr.write(
+            "cudalint: error: 'cudalint lsp' needs pygls 2, which is not installed; "
+            "install it with: pip install 'cudalint[lsp]'\n"
+        )
+        return EXIT_ERROR
+    return server.main(argv)
+
+
+# ==== end of the bank map and language server block =======================================
 
 
 def _tolerant(stream: TextIO) -> None:

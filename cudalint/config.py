@@ -68,6 +68,8 @@ class Config:
     exclude: tuple[str, ...] = ()
     warn_unused_ignores: bool | None = None
     cuda_path: str | None = None
+    #: Seconds per file (0: no limit); None where the file is silent.
+    timeout: float | None = None
     #: The directory the file is in (the base of its relative paths).
     root: str = field(default_factory=os.getcwd)
 
@@ -198,6 +200,28 @@ def _bool(path: str, key: str, value: object) -> bool:
     return value
 
 
+def parse_timeout(value: object) -> float:
+    """A per-file time budget in seconds: a number >= 0 (0 turns the limit off)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError("expected a number of seconds")
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError("expected a number of seconds") from None
+    if not seconds >= 0 or seconds == float("inf"):
+        raise ValueError("expected a number of seconds, 0 or more (0: no limit)")
+    return seconds
+
+
+def _timeout(path: str, key: str, value: object) -> float:
+    if isinstance(value, str):
+        raise _fail(path, key, value, "a number of seconds, 0 or more (0: no limit)")
+    try:
+        return parse_timeout(value)
+    except ValueError:
+        raise _fail(path, key, value, "a number of seconds, 0 or more (0: no limit)") from None
+
+
 def _per_file_ignores(
     path: str, key: str, value: object
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -223,6 +247,7 @@ KEYS: dict[str, Callable[[str, str, object], Any]] = {
     "exclude": lambda p, k, v: _string_list(p, k, v, "glob patterns"),
     "warn-unused-ignores": _bool,
     "cuda-path": lambda p, k, v: _string(p, k, v, "a directory"),
+    "timeout": _timeout,
 }
 
 

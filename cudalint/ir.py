@@ -262,3 +262,37 @@ class TranslationUnit:
             if a.key == key:
                 return a
         raise KeyError(key)
+
+
+# --- remembered hashes ------------------------------------------------------------------
+
+
+def _remember_hash(cls: type) -> None:
+    """Give ``cls`` (a frozen dataclass) a hash computed once per instance.
+
+    Index expressions are trees, and the model uses them (and the accesses holding them)
+    as cache and memo keys over and over; dataclass hashing walks the whole tree each
+    time. The remembered value is left out of pickles: string hashes differ between
+    processes (``-j`` workers), so a copied value would be wrong where it lands.
+    """
+    generated = cls.__hash__
+
+    def __hash__(self: object) -> int:
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = generated(self)  # type: ignore[call-arg]
+            self.__dict__["_hash"] = h
+        return h
+
+    def __getstate__(self: object) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
+    cls.__hash__ = __hash__  # type: ignore[assignment]
+    cls.__getstate__ = __getstate__  # type: ignore[attr-defined]
+
+
+for _cls in (Const, Sym, Induction, Unary, Binary, Select, Cast, Opaque, Access):
+    _remember_hash(_cls)
+del _cls

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from cudalint.budget import DEFAULT_TIMEOUT
 from cudalint.ir import BlockDimSource
 
 BankModeOption = Literal["4", "8", "both"]
@@ -25,6 +26,9 @@ class Options:
     #: A CUDA toolkit whose headers to use; None parses against cudalint's shim only.
     cuda_path: str | None = None
     extra_args: tuple[str, ...] = field(default_factory=tuple)
+    #: Seconds one file may take (parse and model) before it is reported as not fully
+    #: analyzed; None or 0: no limit (``--timeout``, cudalint.budget).
+    timeout: float | None = DEFAULT_TIMEOUT
 
     def bank_modes(self) -> tuple[int, ...]:
         """The bank widths in bytes to analyze under this arch."""

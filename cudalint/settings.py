@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cudalint.api import ExcludeMatcher, FileTask
+from cudalint.budget import DEFAULT_TIMEOUT
 from cudalint.compdb import CompdbError, CompileDatabase, CompileFlags
 from cudalint.config import Config, ConfigFinder, shown_path
 from cudalint.model.arch import parse_arch
@@ -52,6 +53,7 @@ class CliSettings:
     ignore: tuple[str, ...] = ()
     warn_unused_ignores: bool = False
     exclude: tuple[str, ...] = ()
+    timeout: float | None = None
 
 
 def _layer(
@@ -86,6 +88,13 @@ def enabled_codes(config: Config, cli: CliSettings) -> frozenset[str]:
     codes = _layer(defaults, config.select, extend, config.ignore)
     cli_extend = [*cli.extend_select, *([UNUSED_CODE] if cli.warn_unused_ignores else [])]
     return _layer(codes, cli.select, cli_extend, cli.ignore)
+
+
+def _timeout(cli: float | None, config: float | None) -> float | None:
+    """The file's time budget: the flag's, else the configuration's, else the default;
+    0 means none (None)."""
+    seconds = cli if cli is not None else config if config is not None else DEFAULT_TIMEOUT
+    return seconds or None
 
 
 @dataclass
@@ -171,6 +180,7 @@ class Resolver:
             std=cli.std or (flags.std if flags else None) or config.std or DEFAULT_STD,
             cuda_path=cli.cuda_path or config.cuda_path,
             extra_args=flags.extra_args if flags else (),
+            timeout=_timeout(cli.timeout, config.timeout),
         )
         self._options[key] = options
         return options

@@ -186,7 +186,7 @@ def strided_unit(file: str = "strided.cu") -> tuple[TranslationUnit, list[Access
         accesses=(load, unknown),
         notes=(
             Note("error", "'missing.cuh' file not found", locate(src, '"missing.cuh"', file)),
-            Note("warning", "something skipped", None),
+            Note("note", "something skipped", None),
         ),
     )
     results = [

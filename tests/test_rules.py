@@ -233,7 +233,8 @@ def test_cl004_reports_the_first_clang_error_and_counts_the_rest() -> None:
     extra = tuple(Note("error", f"error {i}", Span("strided.cu", 2 + i, 1, 2 + i, 2))
                   for i in range(5))
     unit = dataclasses.replace(unit, notes=unit.notes + extra)
-    (d,) = run_rules(FileContext(unit.file, unit, results), RuleSelection.build(["CL004"]))
+    found = run_rules(FileContext(unit.file, unit, results), RuleSelection.build(["CL004"]))
+    (d,) = [d for d in found if d.message.startswith("clang:")]
     assert d.message == (
         "clang: 'missing.cuh' file not found; code it affects may be missing from the analysis"
     )
@@ -257,8 +258,18 @@ def test_cl004_reports_a_missing_include_given_as_a_note() -> None:
 
 def test_cl004_silent_without_errors() -> None:
     unit, results = strided_unit()
-    unit = dataclasses.replace(unit, notes=(Note("warning", "skipped", None),))
+    unit = dataclasses.replace(unit, notes=(Note("note", "a remark", None),))
     assert run_rules(FileContext(unit.file, unit, results), RuleSelection.build(["CL004"])) == []
+
+
+def test_cl004_reports_code_cudalint_skipped() -> None:
+    # The frontend's warnings (a function it could not analyze, PTX it cannot trace) are
+    # code missing from the analysis: each is reported, never dropped.
+    unit, results = strided_unit()
+    span = Span("strided.cu", 3, 1, 9, 2)
+    unit = dataclasses.replace(unit, notes=(Note("warning", "skipped", span),))
+    (d,) = run_rules(FileContext(unit.file, unit, results), RuleSelection.build(["CL004"]))
+    assert (d.message, d.line, d.column, d.severity) == ("skipped", 3, 1, "info")
 
 
 # --- notes ----------------------------------------------------------------------------------

@@ -172,24 +172,31 @@ def unified_diff(path: str, before: bytes, after: bytes) -> str:
 
 
 def write_atomically(path: str, data: bytes, expected: bytes) -> None:
-    """Replace ``path`` by ``data`` if it still holds ``expected``; keep its mode."""
+    """Replace ``path`` by ``data`` if it still holds ``expected``; keep its mode.
+
+    A symbolic link is followed: the file it names is replaced, the link kept.
+    """
+    target = os.path.realpath(path)
     try:
-        with open(path, "rb") as f:
+        with open(target, "rb") as f:
             current = f.read()
-        st = os.stat(path)
+        st = os.stat(target)
     except OSError as exc:
         raise FixError(f"cannot read {path}: {exc.strerror or exc}") from None
     if current != expected:
         raise FixError(f"{path} changed since it was analyzed; not written")
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".cudalint-", suffix=".tmp", dir=directory)
+    directory = os.path.dirname(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".cudalint-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise FixError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, stat.S_IMODE(st.st_mode))
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

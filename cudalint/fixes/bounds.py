@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Callable
 
 from cudalint.ir import BLOCK_DIM, THREAD_IDX, Access, Expr, Sym, TranslationUnit
-from cudalint.model.evaluate import EvalError, compile_expr, free_symbols
+from cudalint.model.evaluate import EVAL_ERRORS, EvalError, compile_expr, free_symbols
 from cudalint.model.proof import shapes_for
 from cudalint.options import Options
 
@@ -98,7 +98,7 @@ def index_range(expr: Expr, access: Access, unit: TranslationUnit,
                             if g is not None and not g(*args):
                                 continue
                             v = f(*args)
-                        except EvalError:
+                        except EVAL_ERRORS:  # unsigned division by zero too
                             return None
                         lo = v if lo is None else min(lo, v)
                         hi = v if hi is None else max(hi, v)

@@ -215,7 +215,9 @@ class LayoutPlanner:
         arr = self.unit.array(key)
         gk = (arr.span.line, arr.span.column, arr.span.file)
         if gk not in self._plans:
-            self._plans[gk] = self._derive(self.group(key))
+            # A scalar or a dimensionless (extern) array has no group: its plan fails
+            # in _derive with the reason, instead of indexing an empty group.
+            self._plans[gk] = self._derive(self.group(key) or [arr])
         return self._plans[gk]
 
     def accesses(self, array: SharedArray) -> list[Access]:

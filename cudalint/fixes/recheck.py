@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from cudalint.ir import LONG, Access, Binary, Const, Expr, SharedArray, TranslationUnit
-from cudalint.model.evaluate import EvalError, compile_expr, free_symbols
+from cudalint.model.evaluate import EVAL_ERRORS, EvalError, compile_expr, free_symbols
 from cudalint.model.proof import analyze, static_layout
 from cudalint.model.results import AccessResult
 from cudalint.options import Options
@@ -219,7 +219,7 @@ def same_values(a: Expr, b: Expr) -> bool:
             try:
                 if fa(*row) != fb(*row):
                     return False
-            except EvalError:
+            except EVAL_ERRORS:  # unsigned division by zero is Python's ZeroDivisionError
                 return False
     return True
 

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import clang.cindex as ci
 
+from cudalint.budget import check as check_budget
 from cudalint.frontend.consteval import (
     UO_ADDR_OF,
     UO_DEREF,
@@ -87,6 +88,7 @@ from cudalint.frontend.tree import Node, build
 from cudalint.ir import (
     INT,
     LONG,
+    THREAD_IDX,
     UINT,
     Access,
     Binary,
@@ -133,6 +135,9 @@ _SHARED_ASM = re.compile(
 )
 
 _MAX_DEPTH = 8  # nested inlined calls
+#: Expressions nested deeper than this (in the source) become an unknown value: the
+#: model's algebra and evaluation recurse once per level, and no real index needs more.
+MAX_EXPR_DEPTH = 200
 _MAX_LEAVES = 64  # per struct copy
 
 _COOPERATIVE_NS = "cooperative_groups"
@@ -302,6 +307,8 @@ class Executor:
         #: is used), and the atomic call whose target is being emitted.
         self.statement: Node | None = None
         self.atomic: tuple[str, bool, int | None] | None = None
+        #: How many ``expr`` calls are open (nesting of the expression being converted).
+        self.expr_depth = 0
 
     # --- entry points --------------------------------------------------------------------
 
@@ -752,6 +759,7 @@ class Executor:
     # --- statements ----------------------------------------------------------------------
 
     def stmt(self, n: Node) -> Exits:
+        check_budget()
         kind = n.kind
         if kind == N.COMPOUND_STMT:
             return self.block(n.children)
@@ -1717,7 +1725,15 @@ class Executor:
     def expr(self, c: Node) -> Expr:
         hit = self.memo.get(id(c))
         if hit is None:
-            hit = fold(self._expr(c))
+            if self.expr_depth >= MAX_EXPR_DEPTH:
+                # Lane-dependent on purpose: what it hides might read threadIdx.
+                return Opaque(f"an expression nested more than {MAX_EXPR_DEPTH} levels deep",
+                              (Sym(THREAD_IDX[0], UINT),), node_int_type(c) or INT)
+            self.expr_depth += 1
+            try:
+                hit = fold(self._expr(c))
+            finally:
+                self.expr_depth -= 1
             self.memo[id(c)] = hit
         return hit
 

@@ -23,6 +23,23 @@ PARSE_KEEP_GOING = 0x200
 
 _SEVERITY_ERROR = 3  # CXDiagnostic_Error (Fatal is 4)
 
+# libclang runs each parse on a thread of its own with an 8 MiB stack unless this is set
+# (it reads it at every parse). A few thousand nesting levels of source (``- - - x``,
+# ``if (c) if (c) ...``) overflow that stack and kill the whole process. Without the
+# thread, the parse runs on the caller's: the analysis thread's large stack (see
+# cudalint.budget), and a crash in the parse is caught by libclang's crash recovery and
+# becomes a TranslationUnitLoadError.
+os.environ.setdefault("LIBCLANG_NOTHREADS", "1")
+#: clang's documented default; libclang-ng's build accepts far deeper nesting, which
+#: recurses as deep in the parser. Given first, so that a user's own flag wins.
+BRACKET_DEPTH = "-fbracket-depth=256"
+#: No limit on errors: after 20 (clang's default) clang emits a fatal "too many errors"
+#: and, fatal, stops instantiating templates, so that every later
+#: ``tile.thread_rank()``-like call on a template class comes out unresolved (seen on
+#: llm.c, whose libc includes produce a score of errors through libc++). Errors are
+#: reported as CL004 and the analysis goes on; they must not silently change the AST.
+ERROR_LIMIT = "-ferror-limit=0"
+
 
 class FrontendError(Exception):
     """The file cannot be analyzed at all (unreadable, not a file, libclang failed)."""
@@ -67,6 +84,8 @@ def clang_args(options: Options) -> list[str]:
         cccl = os.path.join(include, "cccl")  # CUDA 13 keeps cuda/std/... here
         args = [
             "-x", "cuda",
+            BRACKET_DEPTH,
+            ERROR_LIMIT,
             "--cuda-device-only",
             "-nocudalib",
             f"--cuda-gpu-arch={options.arch}",
@@ -82,6 +101,8 @@ def clang_args(options: Options) -> list[str]:
         return args
     args = [
         "-x", "cuda",
+        BRACKET_DEPTH,
+        ERROR_LIMIT,
         "--cuda-device-only",
         "-nocudainc",
         "-nocudalib",

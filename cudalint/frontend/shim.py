@@ -386,13 +386,28 @@ __device__ unsigned int umax(unsigned int, unsigned int);
 __device__ long long llmin(long long, long long); __device__ long long llmax(long long, long long);
 __device__ unsigned long long ullmin(unsigned long long, unsigned long long);
 __device__ unsigned long long ullmax(unsigned long long, unsigned long long);
-extern "C" __host__ __device__ int printf(const char*, ...);
-extern "C" __host__ __device__ void* malloc(unsigned long);
-extern "C" __host__ __device__ void free(void*);
-extern "C" __host__ __device__ void* memcpy(void*, const void*, unsigned long);
-extern "C" __host__ __device__ void* memset(void*, int, unsigned long);
-extern "C" __host__ __device__ void __assert_fail(const char*, const char*, unsigned int,
-                                                 const char*);
+#if __has_include(<stdio.h>) && __has_include(<string.h>) && __has_include(<assert.h>)
+/* As cuda_runtime.h does: the C library for host code, then device versions that
+   overload it by target. Declared __host__ __device__, a user's #include <stdio.h> was a
+   clang error ("__host__ function 'printf' cannot overload __host__ __device__
+   function"): a partial parse of most real files. (<stdlib.h> is left out: through
+   libclang-ng's libc++ it needs more than the shim gives; a __device__ malloc does not
+   clash with its host one.) */
+#include <stdio.h>
+#include <string.h>
+#include <assert.h>
+#define __CUDALINT_LIBC __device__
+#else
+#define __CUDALINT_LIBC __host__ __device__
+#endif
+extern "C" __CUDALINT_LIBC int printf(const char*, ...);
+extern "C" __CUDALINT_LIBC void* malloc(unsigned long);
+extern "C" __CUDALINT_LIBC void free(void*);
+extern "C" __CUDALINT_LIBC void* memcpy(void*, const void*, unsigned long);
+extern "C" __CUDALINT_LIBC void* memset(void*, int, unsigned long);
+extern "C" __CUDALINT_LIBC void __assert_fail(const char*, const char*, unsigned int,
+                                             const char*);
+#undef __CUDALINT_LIBC
 #ifndef assert
 #define assert(e) ((e) ? (void)0 : __assert_fail(#e, __FILE__, __LINE__, __func__))
 #endif

@@ -16,6 +16,7 @@ import re
 
 import clang.cindex as ci
 
+from cudalint.budget import check as check_budget
 from cudalint.frontend.consteval import (
     UO_ADDR_OF,
     UO_POST_DEC,
@@ -109,6 +110,7 @@ class Walker:
     def run(self) -> TranslationUnit:
         self._collect(self.tu.cursor)
         for fn in list(self.functions):
+            check_budget()
             try:
                 self._scan_function(fn)
             except Exception as exc:  # a construct the walker does not expect: skip it
@@ -220,6 +222,7 @@ class Walker:
             if kind in (N.NAMESPACE, N.LINKAGE_SPEC, N.UNEXPOSED_DECL):
                 self._collect(c)
                 continue
+            check_budget()
             node = build(c)
             if kind == N.VAR_DECL:
                 self._file_var(node)

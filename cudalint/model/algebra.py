@@ -15,10 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import gcd
+from typing import TYPE_CHECKING
 
-import sympy as sp
+from cudalint.ir import Binary, Cast, Const, Expr, Opaque, Select, Sym, Unary
+from cudalint.model.poly import linear_in as poly_linear_in
+from cudalint.model.poly import uniform_split
 
-from cudalint.ir import Cast, Const, Expr, Opaque, Select, Sym, Unary
+if TYPE_CHECKING:
+    import sympy as sp
 
 _FUNCS: dict[str, type[sp.Function]] = {}
 
@@ -26,6 +30,8 @@ _FUNCS: dict[str, type[sp.Function]] = {}
 def _func(name: str) -> type[sp.Function]:
     f = _FUNCS.get(name)
     if f is None:
+        import sympy as sp
+
         f = sp.Function(name)
         _FUNCS[name] = f
     return f
@@ -39,6 +45,8 @@ _OP_NAMES = {
 
 
 def symbol(name: str) -> sp.Symbol:
+    import sympy as sp
+
     return sp.Symbol(name, integer=True)
 
 
@@ -48,6 +56,8 @@ def to_sympy(expr: Expr) -> sp.Expr:
     Casts are dropped: every period this module reasons about divides 2^8, so wrapping
     to any integer type keeps the residues it computes.
     """
+    import sympy as sp
+
     if isinstance(expr, Const):
         return sp.Integer(expr.value)
     if isinstance(expr, Sym):
@@ -105,51 +115,82 @@ class Split:
         return step or period
 
 
+#: Terms sympy's ``expand`` may produce, estimated from the IR before calling it (a
+#: product of sums expands to the product of their term counts; 20 nested ``(a+b)*``
+#: would be a million). Beyond it the offset is treated as not separable, and the
+#: proof falls back to sampling, which needs no sympy.
+MAX_EXPANDED_TERMS = 2000
+
+
+def expansion_size(expr: Expr, cap: int = MAX_EXPANDED_TERMS) -> int:
+    """An upper bound on the terms ``sp.expand(to_sympy(expr))`` creates (stops at cap+1)."""
+    try:
+        return _expansion_size_cached(expr, cap)
+    except RecursionError:  # too deep to hash as a cache key
+        return _expansion_size(expr, cap)
+
+
+@lru_cache(maxsize=8192)
+def _expansion_size_cached(expr: Expr, cap: int) -> int:
+    return _expansion_size(expr, cap)
+
+
+def _expansion_size(expr: Expr, cap: int) -> int:
+    inner = 0
+    memo: dict[int, int] = {}
+
+    def terms(e: Expr) -> int:
+        nonlocal inner
+        hit = memo.get(id(e))
+        if hit is not None:
+            return hit
+        n: int
+        if isinstance(e, Cast):
+            n = terms(e.operand)
+        elif isinstance(e, Unary):
+            n = terms(e.operand)
+            if e.op not in ("-", "+"):
+                inner += n
+                n = 1
+        elif isinstance(e, Select):
+            inner += terms(e.cond) + terms(e.then) + terms(e.other)
+            n = 1
+        elif isinstance(e, Binary):
+            a, b = terms(e.lhs), terms(e.rhs)
+            if e.op in ("+", "-"):
+                n = a + b
+            elif e.op == "*":
+                n = a * b
+            else:  # an opaque function: its arguments are expanded on their own
+                inner += a + b
+                n = 1
+        else:
+            n = 1
+        n = min(n, cap + 1)
+        inner = min(inner, cap + 1)
+        memo[id(e)] = n
+        return n
+
+    return min(terms(expr) + inner, cap + 1)
+
+
 @lru_cache(maxsize=4096)
 def split(expr: Expr, lane_names: frozenset[str], uniform_names: frozenset[str]) -> Split:
     """Separate the lane-dependent (or enumerated) symbols from the free uniform ones."""
-    e = sp.expand(to_sympy(expr))
-    lane_syms = {symbol(n) for n in lane_names}
-    uni_syms = {symbol(n) for n in uniform_names}
-    uniform_terms = []
-    entangled: set[str] = set()
-    for term in sp.Add.make_args(e):
-        fs = term.free_symbols
-        has_lane = bool(fs & lane_syms)
-        has_uni = bool(fs & uni_syms)
-        if has_lane and has_uni:
-            entangled |= {str(s) for s in fs & uni_syms}
-        elif has_uni:
-            uniform_terms.append(term)
+    if expansion_size(expr) > MAX_EXPANDED_TERMS:
+        return Split(False, (), None, tuple(sorted(uniform_names)))
+    # The expanded form is built from the IR (cudalint.model.poly), as
+    # ``sp.expand(to_sympy(expr))`` would give it, without importing sympy.
+    entangled, names, coeffs = uniform_split(expr, lane_names, uniform_names)
     if entangled:
-        return Split(False, (), None, tuple(sorted(entangled)))
-    g = sp.Add(*uniform_terms)
-    names = tuple(sorted(str(s) for s in g.free_symbols & uni_syms))
-    coeffs: list[tuple[str, int]] | None = []
-    for term in sp.Add.make_args(g):
-        if term == 0:
-            continue
-        c, rest = term.as_coeff_Mul()
-        if isinstance(rest, sp.Symbol) and rest in uni_syms and c.is_integer:
-            assert coeffs is not None
-            coeffs.append((str(rest), int(c)))
-        else:
-            coeffs = None
-            break
-    return Split(True, names, tuple(coeffs) if coeffs is not None else None)
+        return Split(False, (), None, entangled)
+    return Split(True, names, coeffs)
 
 
 @lru_cache(maxsize=4096)
 def linear_in(expr: Expr, name: str) -> bool:
     """Whether ``expr`` is ``a + name * b`` with ``name`` in neither a nor b, and never
     inside an operation sympy keeps opaque (division, shifts, bit operations, ...)."""
-    e = sp.expand(to_sympy(expr))
-    s = symbol(name)
-    for f in e.atoms(sp.Function):
-        if s in f.free_symbols:
-            return False
-    try:
-        poly = sp.Poly(e, s)
-    except sp.PolynomialError:
+    if expansion_size(expr) > MAX_EXPANDED_TERMS:
         return False
-    return bool(poly.degree() <= 1)
+    return poly_linear_in(expr, name)

@@ -51,27 +51,45 @@ def _phase_cost(
     A bank serves one ``row_bytes`` row per pass: on sm_5x+ and Fermi a row is one
     4-byte word (row_bytes = 4), on Kepler a 256-byte segment.
     """
-    # bank -> row -> lanes
-    banks: dict[int, dict[int, list[int]]] = {}
     unit = bank_bytes
+    last = max(width, 1) - 1
+    # First the distinct units the phase touches (most lanes touch one unit), then the
+    # distinct rows per bank; the lanes are listed only for the busiest bank.
+    units: set[int] = set()
+    for a in addresses[lanes[0]:lanes[1]]:
+        if a is None:
+            continue
+        first, end = a // unit, (a + last) // unit
+        if first == end:
+            units.add(first)
+        else:
+            units.update(range(first, end + 1))
+    if not units:
+        return 0, None
+    per_bank: dict[int, set[int]] = {}
+    for u in units:
+        b = u % NUM_BANKS
+        seen = per_bank.get(b)
+        if seen is None:
+            per_bank[b] = {u * unit // row_bytes}
+        else:
+            seen.add(u * unit // row_bytes)
+    bank, bank_rows = max(per_bank.items(), key=lambda kv: (len(kv[1]), -kv[0]))
+    cost = len(bank_rows)
+    if cost <= 1:
+        return cost, None
+    # row -> lanes, for the busiest bank only
+    rows: dict[int, list[int]] = {}
     for lane in range(lanes[0], lanes[1]):
         a = addresses[lane]
         if a is None:
             continue
         for u in _units(a, width, unit):
-            byte = u * unit
-            bank = u % NUM_BANKS
-            row = byte // row_bytes
-            rows = banks.setdefault(bank, {})
-            users = rows.setdefault(row, [])
+            if u % NUM_BANKS != bank:
+                continue
+            users = rows.setdefault(u * unit // row_bytes, [])
             if not users or users[-1] != lane:
                 users.append(lane)
-    if not banks:
-        return 0, None
-    bank, rows = max(banks.items(), key=lambda kv: (len(kv[1]), -kv[0]))
-    cost = len(rows)
-    if cost <= 1:
-        return cost, None
     ordered = sorted(rows.items())
     return cost, BankConflict(
         bank=bank,
@@ -197,3 +215,32 @@ def _per_lane(addresses: Addresses, width: int, cas: bool) -> Cost:
     if cas:
         return Cost(2 * k, k + 1, conflict if k > 1 else None)
     return Cost(k, 1, conflict if k > 1 else None)
+
+
+def phase_split(
+    addresses: Addresses,
+    width: int,
+    kind: AccessKind,
+    arch: Arch,
+    atomic_form: AtomicForm = "combined",
+) -> tuple[tuple[int, int], ...]:
+    """The phases ``warp_cost`` serves one warp's access in: lane ranges [start, end).
+
+    For the bank map (:mod:`cudalint.model.explain`); it follows ``warp_cost``'s choice
+    (tests/test_bankmap.py checks that the two agree).
+    """
+    if kind == "atomic" and atomic_form != "combined":
+        return WHOLE
+    family = arch.family
+    if family == "kepler":
+        return HALVES if width > 8 else WHOLE
+    if family == "fermi":
+        return WHOLE if width <= 4 else HALVES if width <= 8 else QUARTERS
+    if width <= 4:
+        return WHOLE
+    if kind == "load":
+        shared = _quads_share(addresses, width)
+        if width <= 8:
+            return WHOLE if shared else HALVES
+        return HALVES if shared else QUARTERS
+    return HALVES if width <= 8 else QUARTERS

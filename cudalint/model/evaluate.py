@@ -73,6 +73,18 @@ _COMPARE = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
 
 def free_symbols(expr: Expr) -> set[Sym]:
     """Every symbol the expression reads (Opaque inputs included)."""
+    try:
+        return set(_free_symbols_cached(expr))
+    except RecursionError:  # too deep to hash as a cache key
+        return _free_symbols(expr)
+
+
+@lru_cache(maxsize=8192)
+def _free_symbols_cached(expr: Expr) -> frozenset[Sym]:
+    return frozenset(_free_symbols(expr))
+
+
+def _free_symbols(expr: Expr) -> set[Sym]:
     out: set[Sym] = set()
     stack: list[Expr] = [expr]
     while stack:
@@ -173,6 +185,11 @@ def contains_opaque(expr: Expr) -> Opaque | None:
     return None
 
 
+#: Python's parser refuses more than 200 nested parentheses; deeper expressions are
+#: evaluated by nested closures instead (slower, no limit but the recursion limit).
+_MAX_SOURCE_NESTING = 150
+
+
 @lru_cache(maxsize=4096)
 def compile_expr(expr: Expr, params: tuple[str, ...]) -> Callable[..., int]:
     """A Python function computing ``expr`` from the symbols named in ``params``, in order.
@@ -182,12 +199,178 @@ def compile_expr(expr: Expr, params: tuple[str, ...]) -> Callable[..., int]:
     names = {p: f"v{i}" for i, p in enumerate(params)}
     comp = _Compiler(names)
     body = comp.emit(expr)
+    if _nesting(body) > _MAX_SOURCE_NESTING:
+        return _closure_function(expr, params)
     args = ", ".join(names[p] for p in params)
     src = f"lambda {args}: {body}"
     env: dict[str, object] = dict(_HELPERS)
     env.update(comp.consts)
-    fn: Callable[..., int] = eval(src, env)
+    try:
+        fn: Callable[..., int] = eval(src, env)
+    except (SyntaxError, RecursionError, MemoryError):  # too deep for the parser
+        return _closure_function(expr, params)
     return fn
+
+
+def _nesting(src: str) -> int:
+    depth = top = 0
+    for ch in src:
+        if ch == "(":
+            depth += 1
+            top = max(top, depth)
+        elif ch == ")":
+            depth -= 1
+    return top
+
+
+def _closure_function(expr: Expr, params: tuple[str, ...]) -> Callable[..., int]:
+    index = {p: i for i, p in enumerate(params)}
+    fn = _closure(expr, index)
+    return lambda *args: fn(args)
+
+
+def _closure(e: Expr, index: dict[str, int]) -> Callable[[tuple[int, ...]], int]:
+    """``e`` as a closure over the argument tuple, with the semantics of ``_Compiler``."""
+    if isinstance(e, Const):
+        value = wrap(e.value, e.type)
+        return lambda args: value
+    if isinstance(e, Sym):
+        i = index[e.name]
+        return lambda args: args[i]
+    if isinstance(e, Opaque):
+        raise EvalError(f"opaque value: {e.reason}")
+    if isinstance(e, Cast):
+        x, t = _closure(e.operand, index), e.type
+        return lambda args: wrap(x(args), t)
+    if isinstance(e, Unary):
+        x, t = _closure(e.operand, index), e.type
+        if e.op == "-":
+            return lambda args: wrap(-x(args), t)
+        if e.op == "~":
+            return lambda args: wrap(~x(args), t)
+        if e.op == "!":
+            return lambda args: 0 if x(args) else 1
+        return x
+    if isinstance(e, Select):
+        c, a, b = (_closure(p, index) for p in (e.cond, e.then, e.other))
+        return lambda args: a(args) if c(args) else b(args)
+    lhs, rhs, t, op = _closure(e.lhs, index), _closure(e.rhs, index), e.type, e.op
+    ops: dict[str, Callable[[int, int], int]] = {
+        "+": lambda a, b: wrap(a + b, t), "-": lambda a, b: wrap(a - b, t),
+        "*": lambda a, b: wrap(a * b, t), "&": lambda a, b: wrap(a & b, t),
+        "|": lambda a, b: wrap(a | b, t), "^": lambda a, b: wrap(a ^ b, t),
+        "<": lambda a, b: int(a < b), "<=": lambda a, b: int(a <= b),
+        ">": lambda a, b: int(a > b), ">=": lambda a, b: int(a >= b),
+        "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
+        "/": (lambda a, b: wrap(c_div(a, b), t)) if t.signed else (lambda a, b: a // b),
+        "%": (lambda a, b: wrap(c_mod(a, b), t)) if t.signed else (lambda a, b: a % b),
+        "<<": lambda a, b: wrap(c_shl(a, b, t.bits), t),
+        ">>": lambda a, b: wrap(c_shr(a, b, t.bits), t),
+        "min": min, "max": max,
+    }
+    if op == "&&":
+        return lambda args: 1 if lhs(args) and rhs(args) else 0
+    if op == "||":
+        return lambda args: 1 if lhs(args) or rhs(args) else 0
+    f = ops.get(op)
+    if f is None:
+        raise EvalError(f"unsupported operator {op!r}")
+    return lambda args: f(lhs(args), rhs(args))
+
+
+#: Parenthesis depth up to which ``compile_warp`` emits Python source (the parser
+#: refuses 200 nested levels).
+_WARP_MAX_NESTING = 150
+
+
+class _LiftingCompiler(_Compiler):
+    """``_Compiler`` with every constant passed in (``_k0``, ``_k1``, ...) instead of
+    written into the source, so that offsets differing only in constants (the padded
+    layouts a fix tries, the instantiations of a template) share one compiled function."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        super().__init__(names)
+        self.lifted: list[int] = []
+
+    def emit(self, e: Expr) -> str:
+        if isinstance(e, Const):
+            self.lifted.append(wrap(e.value, e.type))
+            return f"_k{len(self.lifted) - 1}"
+        return super().emit(e)
+
+
+#: Compiled per-warp functions by their source (constants lifted out).
+_WARP_CODE: dict[str, Callable[..., list[int | None]]] = {}
+
+
+@lru_cache(maxsize=4096)
+def compile_warp(
+    offset: Expr, guard: Expr | None, params: tuple[str, ...], lane_params: int
+) -> Callable[..., list[int | None]] | None:
+    """One function that evaluates ``offset`` (where ``guard`` holds) for a whole warp.
+
+    ``f(lanes, loop_values, free_values)``: ``lanes`` holds per lane None (inactive) or
+    the values of the first ``lane_params`` names of ``params``; the other names take
+    ``loop_values + free_values``. The result is per lane None (inactive, or the guard
+    is 0) or the offset: the same values, errors and order of evaluation as calling
+    ``compile_expr``'s functions lane by lane, in one call per warp. None when the
+    expressions nest too deeply to compile as source (use ``compile_expr`` then).
+    """
+    names = {p: f"v{i}" for i, p in enumerate(params)}
+    comp = _LiftingCompiler(names)
+    body = comp.emit(offset)
+    cond = comp.emit(guard) if guard is not None else None
+    consts = tuple(comp.lifted)
+    depth = top = 0
+    for ch in body + (cond or ""):
+        if ch == "(":
+            depth += 1
+            top = max(top, depth)
+        elif ch == ")":
+            depth -= 1
+    if top > _WARP_MAX_NESTING:
+        return None
+    lane_vars = ", ".join(names[p] for p in params[:lane_params])
+    rest = [names[p] for p in params[lane_params:]]
+    lines = ["def _warp(_lanes, _rest_a, _rest_b, _k):"]
+    if consts:
+        lines.append(f"    {', '.join(f'_k{i}' for i in range(len(consts)))}, = _k")
+    if rest:
+        lines.append(f"    {', '.join(rest)}, = (*_rest_a, *_rest_b)")
+    lines += [
+        "    _out = []",
+        "    _add = _out.append",
+        "    for _lane in _lanes:",
+        "        if _lane is None:",
+        "            _add(None)",
+        "            continue",
+        f"        {lane_vars}, = _lane" if lane_vars else "        pass",
+    ]
+    if cond is not None:
+        lines.append(f"        _add(None if not ({cond}) else ({body}))")
+    else:
+        lines.append(f"        _add({body})")
+    lines.append("    return _out")
+    source = "\n".join(lines)
+    fn = _WARP_CODE.get(source)
+    if fn is None:
+        env: dict[str, object] = dict(_HELPERS)
+        env.update(comp.consts)
+        try:
+            exec(source, env)
+        except (SyntaxError, RecursionError, MemoryError):  # too deep for the parser
+            return None
+        fn = env["_warp"]  # type: ignore[assignment]
+        assert fn is not None
+        if len(_WARP_CODE) >= 4096:
+            _WARP_CODE.clear()
+        _WARP_CODE[source] = fn
+    compiled = fn
+
+    def warp(lanes: object, loop_values: object, free_values: object) -> list[int | None]:
+        return compiled(lanes, loop_values, free_values, consts)
+
+    return warp
 
 
 def evaluate(expr: Expr, env: dict[str, int]) -> int:

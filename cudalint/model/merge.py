@@ -26,7 +26,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from cudalint.budget import check as check_budget
 from cudalint.ir import Access
+from cudalint.model.poly import all_coefficients_multiple_of, difference
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,13 @@ class MergedGroup:
 
 def _difference(a: Access, b: Access) -> int | None:
     """``offset(b) - offset(a)`` when it is a constant."""
-    from cudalint.model.algebra import to_sympy
+    from cudalint.model.algebra import MAX_EXPANDED_TERMS, expansion_size
 
-    diff = (to_sympy(b.offset) - to_sympy(a.offset)).expand()
-    return int(diff) if diff.is_Integer else None
+    check_budget()
+    if max(expansion_size(a.offset), expansion_size(b.offset)) > MAX_EXPANDED_TERMS:
+        return None
+    # sympy's ``expand(b - a).is_Integer``, on the expanded form built from the IR
+    return difference(a.offset, b.offset)
 
 
 def _aligned(access: Access, alignment: int) -> bool:
@@ -51,16 +56,12 @@ def _aligned(access: Access, alignment: int) -> bool:
     Sufficient test: every term of the expanded offset has an integer coefficient that
     is a multiple of ``alignment`` (opaque sub-terms such as ``t / 2`` are integers).
     """
-    import sympy as sp
+    from cudalint.model.algebra import MAX_EXPANDED_TERMS, expansion_size
 
-    from cudalint.model.algebra import to_sympy
-
-    e = to_sympy(access.offset).expand()
-    for term in sp.Add.make_args(e):
-        coeff, _ = term.as_coeff_Mul()
-        if not coeff.is_Integer or int(coeff) % alignment:
-            return False
-    return True
+    check_budget()
+    if expansion_size(access.offset) > MAX_EXPANDED_TERMS:
+        return False
+    return all_coefficients_multiple_of(access.offset, alignment)
 
 
 def find_merges(accesses: Sequence[Access]) -> list[MergedGroup]:

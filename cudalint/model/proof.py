@@ -26,8 +26,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from cudalint.budget import NOT_ANALYZED, BudgetExceeded
+from cudalint.budget import check as check_budget
 from cudalint.ir import (
     BLOCK_DIM,
     THREAD_IDX,
@@ -48,7 +51,14 @@ from cudalint.ir import (
 )
 from cudalint.model.arch import Arch, parse_arch
 from cudalint.model.banks import AtomicForm, warp_cost
-from cudalint.model.evaluate import EVAL_ERRORS, EvalError, compile_expr, free_symbols
+from cudalint.model.evaluate import (
+    EVAL_ERRORS,
+    EvalError,
+    compile_expr,
+    compile_warp,
+    contains_opaque,
+    free_symbols,
+)
 from cudalint.model.merge import find_merges
 from cudalint.model.results import AccessResult, Cost, Status
 from cudalint.model.warps import (
@@ -227,6 +237,24 @@ def _substitute(expr: Expr, values: dict[str, int]) -> Expr:
     return expr
 
 
+@lru_cache(maxsize=64)
+def _assumed_warps(needed: frozenset[str], max_threads: int) -> tuple[Warp, ...]:
+    """``assumed_shape_warps``, enumerated once per set of symbols and thread cap."""
+    return tuple(assumed_shape_warps(needed, max_threads))
+
+
+def _without_opaques(expr: Expr, found: dict[Opaque, Sym]) -> Expr:
+    """``_abstract_opaques``; ``expr`` itself when it holds no Opaque (no copy)."""
+    return expr if contains_opaque(expr) is None else _abstract_opaques(expr, found)
+
+
+def _substituted(expr: Expr, values: dict[str, int]) -> Expr:
+    """``_substitute``; ``expr`` itself when it reads none of ``values`` (no copy)."""
+    if not any(s.name in values for s in free_symbols(expr)):
+        return expr
+    return _substitute(expr, values)
+
+
 class _LaneOpaque(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -311,6 +339,14 @@ class _Outcome:
     case: _Case
     shift: int
     s_value: int | None = None
+    #: The costed addresses when they are not ``case.addresses`` shifted by ``shift``.
+    addresses: list[int | None] | None = None
+
+    def lane_addresses(self) -> tuple[int | None, ...]:
+        """Per lane, the byte address that was costed (None: inactive)."""
+        if self.addresses is not None:
+            return tuple(self.addresses)
+        return tuple(None if a is None else a + self.shift for a in self.case.addresses)
 
 
 def _better(a: _Outcome, b: _Outcome | None) -> bool:
@@ -369,12 +405,14 @@ Sequences = dict[str, dict[tuple[int, ...], list[int]]]
 
 def _evaluable_inductions(syms: set[Sym], warps: list[Warp]) -> Sequences:
     """Loop variables whose values follow from the block shape, with their sequences."""
-    shapes = {lane[3:6] for w in warps for lane in w.lanes if lane is not None}
+    shapes: set[tuple[int, ...]] | None = None  # built only when a loop variable needs it
     out: dict[str, dict[tuple[int, ...], list[int]]] = {}
     for sym in syms:
         d = sym.induction
         if d is None:
             continue
+        if shapes is None:
+            shapes = {lane[3:6] for w in warps for lane in w.lanes if lane is not None}
         inputs = free_symbols(d.start) | free_symbols(d.step)
         if d.bound is not None:
             inputs |= free_symbols(d.bound)
@@ -397,10 +435,16 @@ def _build_cases(
     values: tuple[int, ...],
 ) -> list[_Case]:
     params = (*LANE_PARAMS, *loops, *free)
-    off = compile_expr(offset, params)
-    grd = compile_expr(guard, params) if guard is not None else None
+    # The offset (and guard) compiled to one function per warp: the same values and
+    # errors as compile_expr's per-lane functions, one call per warp (None: too deep).
+    per_warp = compile_warp(offset, guard, params, len(LANE_PARAMS))
+    off = grd = None
+    if per_warp is None:
+        off = compile_expr(offset, params)
+        grd = compile_expr(guard, params) if guard is not None else None
     cases: list[_Case] = []
     for warp in warps:
+        check_budget()
         first = next((ln for ln in warp.lanes if ln is not None), None)
         if first is None:
             continue
@@ -408,15 +452,19 @@ def _build_cases(
         combos = itertools.product(*(sequences[n][shp] for n in loops)) if loops else [()]
         for lv in combos:
             addrs: list[int | None] = []
-            for lane in warp.lanes:
-                if lane is None:
-                    addrs.append(None)
-                    continue
-                args = (*lane, *lv, *values)
-                if grd is not None and not grd(*args):
-                    addrs.append(None)
-                else:
-                    addrs.append(off(*args))
+            if per_warp is not None:
+                addrs = per_warp(warp.lanes, lv, values)
+            else:
+                for lane in warp.lanes:
+                    if lane is None:
+                        addrs.append(None)
+                        continue
+                    args = (*lane, *lv, *values)
+                    if grd is not None and not grd(*args):
+                        addrs.append(None)
+                    else:
+                        assert off is not None
+                        addrs.append(off(*args))
             if any(a is not None for a in addrs):
                 cases.append(_Case(warp, tuple(lv), addrs))
             if len(cases) > _MAX_CASES:
@@ -428,6 +476,9 @@ class _TooComplex(Exception):
     pass
 
 
+_MISS = object()
+
+
 def _cost_at(
     addrs: list[int | None], access: Access, arch: Arch, bank_mode: int, p: int,
     cache: dict[tuple[object, ...], Cost | None],
@@ -435,9 +486,13 @@ def _cost_at(
     """Cost of one warp's addresses; None when a lane is misaligned (an impossible shift)."""
     present = [a for a in addrs if a is not None]
     base = min(present) // p * p
-    key = tuple(None if a is None else a - base for a in addrs)
-    if key in cache:
-        return cache[key]
+    if len(present) == len(addrs):  # every lane active (the common case, built faster)
+        key: tuple[object, ...] = tuple([a - base for a in present])
+    else:
+        key = tuple([None if a is None else a - base for a in addrs])
+    hit = cache.get(key, _MISS)
+    if hit is not _MISS:
+        return hit  # type: ignore[return-value]
     cost: Cost | None
     if any(a % access.width for a in present):
         cost = None
@@ -455,15 +510,21 @@ def _worst_over_shifts(
     p = period(arch, bank_mode, access.width)
     out: dict[int, _Outcome] = {}
     for r in shifts:
+        check_budget()
         worst: _Outcome | None = None
         for case in cases:
-            shifted = [None if a is None else a + r for a in case.addresses]
+            shifted = (
+                case.addresses if r == 0
+                else [None if a is None else a + r for a in case.addresses]
+            )
             cost = _cost_at(shifted, access, arch, bank_mode, p, cache)
             if cost is None:
                 break
-            o = _Outcome(cost, case, r)
-            if _better(o, worst):
-                worst = o
+            # as _better(_Outcome(cost, case, r), worst), without building the outcome
+            if worst is None or (cost.ways, cost.wavefronts) > (
+                worst.cost.ways, worst.cost.wavefronts
+            ):
+                worst = _Outcome(cost, case, r)
         else:
             if worst is not None:
                 out[r] = worst
@@ -601,6 +662,13 @@ def _residue_condition(name: str, worst_set: set[int], modulus: int) -> str:
 # --- the proof ------------------------------------------------------------------------------
 
 
+#: Results of ``prove`` by its arguments: fixes re-check every access of a kernel for
+#: each candidate layout, and most of those accesses (the other arrays, the unchanged
+#: baseline) come back with the same arguments. Cleared when it grows past the limit.
+_PROOFS: dict[tuple[object, ...], AccessResult] = {}
+_MAX_PROOFS = 8192
+
+
 def prove(
     access: Access,
     array: SharedArray | None,
@@ -612,15 +680,39 @@ def prove(
     """The result of one access under one block shape and bank mode.
 
     ``base`` is the array's byte offset in the shared window when the layout is known;
-    otherwise every base the array's alignment allows is considered.
+    otherwise every base the array's alignment allows is considered. A pure function
+    of its arguments: a repeated call returns the remembered result.
     """
+    key = (access, array, shape, arch, bank_mode, base)
+    try:
+        hit = _PROOFS.get(key)
+    except RecursionError:  # an offset too deep to hash: prove it uncached
+        return _prove(access, array, shape, arch, bank_mode, base)
+    if hit is not None:
+        return hit if hit.access is access else replace(hit, access=access)
+    r = _prove(access, array, shape, arch, bank_mode, base)
+    if len(_PROOFS) >= _MAX_PROOFS:
+        _PROOFS.clear()
+    _PROOFS[key] = r
+    return r
+
+
+def _prove(
+    access: Access,
+    array: SharedArray | None,
+    shape: Shape,
+    arch: Arch,
+    bank_mode: int,
+    base: int | None = None,
+) -> AccessResult:
 
     shape_note: str | None = None
 
     def result(
-        status: Status, cost: Cost | None, reason: str | None, case: _Case | None = None,
-        formula: str | None = None,
+        status: Status, cost: Cost | None, reason: str | None,
+        outcome: _Outcome | None = None, formula: str | None = None,
     ) -> AccessResult:
+        case = outcome.case if outcome is not None else None
         if shape_note is not None and status == "proved":
             status, reason = "worst-case", "worst over " + shape_note
         elif shape_note is not None and status == "worst-case":
@@ -632,6 +724,7 @@ def prove(
             reason=reason, block_dim=shape.dims, block_dim_source=shape.source,
             conflict=cost.conflict if cost else None,
             warp=case.warp.index if case is not None else None,
+            lane_addresses=outcome.lane_addresses() if outcome is not None else None,
             ways_formula=formula,
         )
 
@@ -650,20 +743,20 @@ def prove(
         return result("proved", Cost(1, 1), None)
     opaques: dict[Opaque, Sym] = {}
     try:
-        offset = _abstract_opaques(access.offset, opaques)
+        offset = _without_opaques(access.offset, opaques)
     except _LaneOpaque as e:
         return result("unknown", None, f"the index depends on {e.reason}")
     guard = access.guard
     guard_note: str | None = None
     if guard is not None:
         try:
-            guard = _abstract_opaques(guard, opaques)
+            guard = _without_opaques(guard, opaques)
         except _LaneOpaque as e:
             guard, guard_note = None, f"the guard depends on {e.reason}"
     if shape.dims is not None:
         known = dict(zip(BLOCK_DIM, shape.dims, strict=True))
-        offset = _substitute(offset, known)
-        guard = _substitute(guard, known) if guard is not None else None
+        offset = _substituted(offset, known)
+        guard = _substituted(guard, known) if guard is not None else None
 
     if shape.dims is not None:
         warps = known_shape_warps(shape.dims)
@@ -679,7 +772,7 @@ def prove(
             # uniform within the warp under the assumption: a free uniform symbol
             offset = _replace_syms(offset, demoted)
             guard = _replace_syms(guard, demoted) if guard is not None else None
-        warps = list(assumed_shape_warps(frozenset(needed), shape.max_threads))
+        warps = list(_assumed_warps(frozenset(needed), shape.max_threads))
         if len(warps) > _MAX_ASSUMED_WARPS:
             total = len(warps)
             stride = -(-total // _MAX_ASSUMED_WARPS)
@@ -738,18 +831,18 @@ def prove(
             if len(distinct) > 1:
                 coeffs = sp.coefficients if sp.uniform_symbols else ()
                 cond = _condition(worst.shift - (base or 0), coeffs, values, free, p, array)
-                return result("worst-case", worst.cost, cond, worst.case)
+                return result("worst-case", worst.cost, cond, worst)
             if loops:
                 per_iteration = _by_iteration(cases, worst.shift, access, arch, bank_mode, cache)
                 if len({(c.wavefronts, c.ideal) for c in per_iteration.values()}) > 1:
                     at = max(per_iteration, key=lambda k: (per_iteration[k].ways,
                                                            per_iteration[k].wavefronts))
                     return result("worst-case", worst.cost, "when " + _loop_label(loops, at),
-                                  worst.case)
+                                  worst)
             if guard_note is not None and worst.cost.wavefronts > worst.cost.ideal:
                 return result("worst-case", worst.cost,
-                              f"if every lane passes the guard ({guard_note})", worst.case)
-            return result("proved", worst.cost, None, worst.case)
+                              f"if every lane passes the guard ({guard_note})", worst)
+            return result("proved", worst.cost, None, worst)
         if len(sp.entangled) == 1 and linear_in(offset, sp.entangled[0]):
             try:
                 return _prove_linear(result, offset, guard, warps, loops, sequences, free,
@@ -826,18 +919,27 @@ def _prove_linear(
     if len(cases) * (span + len(specials)) * len(shifts) > _MAX_EVALUATIONS:
         raise _NotLinear()
 
+    seen: set[tuple[int, int]] = set()  # every (wavefronts, ideal) met, over S and shifts
+
     def cost_for(sv: int) -> _Outcome | None:
+        check_budget()
         worst: _Outcome | None = None
         for r in shifts:
+            at_shift: _Outcome | None = None
             for case, g in zip(cases, slopes, strict=True):
                 addrs = [None if a is None else a + sv * gi + r
                          for a, gi in zip(case.addresses, g, strict=True)]
                 c = _cost_at(addrs, access, arch, bank_mode, p, cache)
                 if c is None:
+                    at_shift = None  # a misaligned lane: this shift cannot happen
                     break
-                o = _Outcome(c, case, r, sv)
-                if _better(o, worst):
-                    worst = o
+                o = _Outcome(c, case, r, sv, addrs)
+                if _better(o, at_shift):
+                    at_shift = o
+            if at_shift is not None:
+                seen.add((at_shift.cost.wavefronts, at_shift.cost.ideal))
+                if _better(at_shift, worst):
+                    worst = at_shift
         return worst
 
     generic: dict[int, _Outcome] = {}
@@ -855,8 +957,8 @@ def _prove_linear(
         return result("unknown", None, "every lane's address is misaligned")
     worst = max(every, key=lambda o: (o.cost.ways, o.cost.wavefronts))
     name = _display(s_name)
-    if len({(o.cost.wavefronts, o.cost.ideal) for o in every}) == 1:
-        return result("proved", worst.cost, None, worst.case)
+    if len(seen) == 1:
+        return result("proved", worst.cost, None, worst)
     ways = {r: o.cost.ways for r, o in generic.items()}
     formula = _gcd_formula(name, ways, span)
     top = max(o.cost.ways for o in every)
@@ -867,13 +969,17 @@ def _prove_linear(
         cond = "when " + name + " = " + ", ".join(
             str(v) for v, o in special.items() if abs(o.cost.ways - top) < 1e-9
         )
+    if cond == "for every value" or len({(o.cost.wavefronts, o.cost.ideal) for o in every}) == 1:
+        # S does not matter; where the array (or the uniform offset) lands does
+        where = "the array starts" if base is None else "the uniform offset is"
+        cond = f"when {where} at byte {worst.shift % p} mod {p}"
     exceptions = sorted(v for v, o in special.items()
                         if generic.get((v - far) % span) is None
                         or o.cost.ways != generic[(v - far) % span].cost.ways)
     if formula and exceptions:
         formula += " except " + name + " in {" + ", ".join(map(str, exceptions[:6])) + (
             ", ...}" if len(exceptions) > 6 else "}")
-    return result("worst-case", worst.cost, cond, worst.case, formula)
+    return result("worst-case", worst.cost, cond, worst, formula)
 
 
 def _sampled(
@@ -889,6 +995,7 @@ def _sampled(
     best: tuple[_Outcome, tuple[int, ...]] | None = None
     evaluations = 0
     for values in itertools.product(range(n), repeat=len(free)):
+        check_budget()
         try:
             cases = _build_cases(offset, guard, warps, loops, sequences, free, values)
         except EVAL_ERRORS:
@@ -907,7 +1014,7 @@ def _sampled(
         f"{', '.join(_display(e) for e in entangled)} changes the lane pattern; worst over "
         f"{names} in [0, {n - 1}], at {at}"
     )
-    return result("worst-case", best[0].cost, reason, best[0].case)
+    return result("worst-case", best[0].cost, reason, best[0])
 
 
 # --- block shapes and the whole unit ---------------------------------------------------------
@@ -945,12 +1052,23 @@ def _worse(a: AccessResult, b: AccessResult) -> AccessResult:
     return a if key(a) >= key(b) else b
 
 
+def _not_analyzed(access: Access, shape: Shape, arch: Arch, bank_mode: int) -> AccessResult:
+    return AccessResult(
+        access=access, arch=arch.name, bank_mode=bank_mode, status="unknown",
+        wavefronts=None, ideal_wavefronts=None, reason=NOT_ANALYZED,
+        block_dim=shape.dims, block_dim_source=shape.source,
+    )
+
+
 def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
     """One result per access x bank mode, in source order."""
     arch = parse_arch(options.arch)
     kernels = {k.name: k for k in tu.kernels}
     arrays = {a.key: a for a in tu.arrays}
-    groups = find_merges(tu.accesses) if any(a.region >= 0 for a in tu.accesses) else []
+    try:
+        groups = find_merges(tu.accesses) if any(a.region >= 0 for a in tu.accesses) else []
+    except BudgetExceeded:  # no time left: every access below is reported not analyzed
+        groups = []
     group_of = {id(m): g for g in groups for m in g.members}
     # nvcc aligns an array it reads with wider instructions to their width
     widest: dict[str, int] = {}
@@ -969,7 +1087,11 @@ def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
             if combined is None:
                 for shape in shapes:
                     base = layout.get((target.kernel, target.array))
-                    r = prove(target, arrays.get(target.array), shape, arch, mode, base)
+                    try:
+                        check_budget()
+                        r = prove(target, arrays.get(target.array), shape, arch, mode, base)
+                    except BudgetExceeded:  # the file's time is up: say so, go on
+                        r = _not_analyzed(target, shape, arch, mode)
                     combined = r if combined is None else _worse(combined, r)
                 assert combined is not None
                 proved[key] = combined

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from cudalint.ir import Access, BlockDimSource
@@ -58,6 +58,13 @@ class AccessResult:
     #: are those of the merged instruction.
     merged_width: int | None = None
     merged_with: tuple[str, ...] = ()
+    #: The worst warp's byte address per lane (None: inactive lane), as costed: the
+    #: offset from the array's base plus the worst start of the array modulo the bank
+    #: period (see docs/bank-model.md, "Shifts"). None when no warp was costed. For the
+    #: bank map (:mod:`cudalint.model.explain`); not part of the JSON output.
+    lane_addresses: tuple[int | None, ...] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @property
     def ways(self) -> float | None:

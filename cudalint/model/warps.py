@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cudalint.ir import BLOCK_DIM, THREAD_IDX
 
@@ -34,6 +35,13 @@ class Warp:
 
 
 def known_shape_warps(shape: tuple[int, int, int]) -> list[Warp]:
+    # Built once per shape: a file's accesses (and every candidate fix) share it.
+    bx, by, bz = shape
+    return list(_known_shape_warps((bx, by, bz)))
+
+
+@lru_cache(maxsize=64)
+def _known_shape_warps(shape: tuple[int, int, int]) -> tuple[Warp, ...]:
     bx, by, bz = shape
     n = bx * by * bz
     warps = []
@@ -46,7 +54,7 @@ def known_shape_warps(shape: tuple[int, int, int]) -> list[Warp]:
             else:
                 lanes.append((t % bx, (t // bx) % by, t // (bx * by), bx, by, bz))
         warps.append(Warp(w, tuple(lanes)))
-    return warps
+    return tuple(warps)
 
 
 def assumed_shape_warps(used: frozenset[str], max_threads: int = MAX_THREADS) -> Iterator[Warp]:

@@ -164,6 +164,13 @@ def access_notes(ctx: FileContext, result: AccessResult) -> tuple[str, ...]:
         notes.append(warp)
     if result.access.instantiation:
         notes.append(f"in instantiation {result.access.instantiation}")
+    if result.ways_formula:
+        notes.append(f"ways = {result.ways_formula}")
+    if result.merged_width:
+        others = ", ".join(f"'{t}'" for t in result.merged_with)
+        notes.append(
+            f"nvcc merges this access with {others} into one {result.merged_width}-byte access"
+        )
     notes.append(f"arch {result.arch}")
     return tuple(notes)
 

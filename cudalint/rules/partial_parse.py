@@ -5,7 +5,10 @@ Reports the first error clang found while parsing a file that still parsed (a
 missing `#include`, a type the CUDA shim does not know, a syntax error). The
 notes list further errors. The file is analyzed anyway, but code that clang could
 not make sense of may be missing from the results. This is information, not a
-failure: it does not change the exit status.
+failure: it does not change the exit status. It also reports, one by one, the
+functions and statements cudalint itself had to skip (a construct it does not
+handle, inline PTX it cannot trace to an array), so that no skipped code goes
+unmentioned.
 
 ## Why is this bad?
 An access in code that clang dropped is not checked, so a clean report for the
@@ -41,6 +44,7 @@ _LISTED = 3
 
 
 def check(ctx: FileContext) -> Iterator[Diagnostic]:
+    yield from _skipped(ctx)
     errors = [n for n in ctx.unit.notes if _hides_code(n)]
     if not errors:
         return
@@ -62,6 +66,25 @@ def check(ctx: FileContext) -> Iterator[Diagnostic]:
         end_column=span.end_column if span else 1,
         notes=tuple(notes),
     )
+
+
+def _skipped(ctx: FileContext) -> Iterator[Diagnostic]:
+    """The frontend's own warnings: code it could not analyze (never silently)."""
+    for note in ctx.unit.notes:
+        if note.severity != "warning":
+            continue
+        span = note.span
+        yield Diagnostic(
+            code=RULE.code,
+            name=RULE.name,
+            severity=RULE.severity,
+            message=note.message,
+            file=ctx.display_file(span.file) if span else ctx.path,
+            line=span.line if span else 1,
+            column=span.column if span else 1,
+            end_line=span.end_line if span else 1,
+            end_column=span.end_column if span else 1,
+        )
 
 
 def _hides_code(note: Note) -> bool:

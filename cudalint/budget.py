@@ -1,0 +1,230 @@
+"""Bounded work: a per-file time budget, and a thread that can take deep input.
+
+Two mechanisms keep one file from hanging or crashing a run:
+
+* **A cooperative deadline.** ``check_file`` opens a :class:`Budget` (CPU time of the
+  analysis thread) for the file; the frontend's statement loop and the model's loops
+  call :func:`check` (one clock read) once per statement, warp, shift or sample, and
+  ``analyze`` stops proving when it has run out. Accesses not reached are reported
+  ``unknown`` with :data:`NOT_ANALYZED`, and the file gets an error (exit status 2),
+  keeping every result it did prove.
+* **A hard backstop.** The file is analyzed in a thread of its own, with a large C stack
+  (libclang's parser and the frontend recurse once per nesting level of the source; a
+  10000-level expression overflows the default 8 MiB stack and kills the process) and a
+  raised recursion limit. When that thread has not finished long after the deadline
+  (in wall-clock time), :class:`BudgetExceeded` is raised in it asynchronously (as a ``SIGALRM``
+  handler would, but on every platform and in any thread, pool workers included), which
+  interrupts any Python code: a sympy call, a frontend loop. Code inside libclang cannot
+  be interrupted; a thread still stuck there after a grace period is abandoned (it is
+  a daemon thread) and the file reported as not analyzed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from sys import UnraisableHookArgs
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "NOT_ANALYZED",
+    "Budget",
+    "BudgetExceeded",
+    "check",
+    "current",
+    "run_bounded",
+]
+
+#: Seconds one file may take (parse and model) before it is reported as not fully
+#: analyzed; ``--timeout`` and the configuration's ``timeout`` change it, 0 disables it.
+DEFAULT_TIMEOUT = 10.0
+#: The reason of an access the budget did not reach.
+NOT_ANALYZED = "not analyzed: the file's time budget ran out (see --timeout)"
+#: The hard backstop fires when the analysis thread has run this many times its budget
+#: in wall-clock time, plus HARD_GRACE seconds (it is for code that never checks the
+#: budget or waits on something, not for slow machines).
+HARD_FACTOR = 4.0
+HARD_GRACE = 10.0
+#: The C stack of the analysis thread. Only the pages a deep input touches are used.
+STACK_BYTES = 512 << 20
+#: The recursion limit while a file is analyzed (the default 1000 is too low for a few
+#: hundred nesting levels of source: each costs several Python frames).
+RECURSION_LIMIT = 60_000
+
+class BudgetExceeded(BaseException):
+    """The file's time budget ran out.
+
+    A BaseException, as KeyboardInterrupt is: the frontend's and the model's
+    ``except Exception`` fallbacks (one construct's failure must not stop the others)
+    must not turn running out of time into a skipped function.
+    """
+
+
+class Budget:
+    """``seconds`` of CPU time of the thread that calls :meth:`start` (None or <= 0: no
+    limit).
+
+    CPU time, not wall-clock time: on a loaded machine (``-j`` with more jobs than
+    cores, a CI runner shared with other builds) a file must not run out of time
+    because others took the processor; the same file then gets the same result.
+    """
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds if seconds is not None and seconds > 0 else None
+        self.deadline = float("inf")
+        #: Set once a check found the deadline past (or the backstop fired).
+        self.expired = False
+
+    def start(self) -> None:
+        """Start counting, on the thread whose CPU time is to be bounded."""
+        if self.seconds is not None:
+            self.deadline = time.thread_time() + self.seconds
+
+    def check(self) -> None:
+        if self.expired or time.thread_time() > self.deadline:
+            self.expired = True
+            raise BudgetExceeded(self.describe())
+
+    def describe(self) -> str:
+        return f"the analysis took longer than {format_seconds(self.seconds or 0)}"
+
+
+def format_seconds(seconds: float) -> str:
+    return f"{seconds:g} s"
+
+
+_local = threading.local()
+_UNLIMITED = Budget(None)
+
+
+def current() -> Budget:
+    """The budget of the file being analyzed on this thread (an unlimited one if none)."""
+    budget: Budget | None = getattr(_local, "budget", None)
+    return budget if budget is not None else _UNLIMITED
+
+
+def check() -> None:
+    """Raise :class:`BudgetExceeded` when this thread's file has run out of time."""
+    budget: Budget | None = getattr(_local, "budget", None)
+    if budget is not None:
+        budget.check()
+
+
+T = TypeVar("T")
+
+_limit_lock = threading.Lock()
+_limit_users = 0
+_saved_limit = 0
+
+
+def _raise_limit() -> None:
+    global _limit_users, _saved_limit
+    with _limit_lock:
+        if _limit_users == 0:
+            _saved_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_saved_limit, RECURSION_LIMIT))
+        _limit_users += 1
+
+
+def _restore_limit() -> None:
+    global _limit_users
+    with _limit_lock:
+        _limit_users -= 1
+        if _limit_users == 0:
+            sys.setrecursionlimit(_saved_limit)
+
+
+def _quiet_unraisable(previous: Callable[[UnraisableHookArgs], object]
+                      ) -> Callable[[UnraisableHookArgs], object]:
+    def hook(unraisable: UnraisableHookArgs) -> object:
+        if isinstance(unraisable.exc_value, BudgetExceeded):
+            return None  # landed in a __del__ or a ctypes callback: the flag stays set
+        return previous(unraisable)
+
+    return hook
+
+
+_hook_lock = threading.Lock()
+_hook_installed = False
+
+
+def _install_hook() -> None:
+    """An interruption that lands where Python cannot raise (a finalizer, a ctypes
+    callback) would be printed with a traceback; it is dropped instead, and the next
+    cooperative check raises again, since the budget is marked expired."""
+    global _hook_installed
+    with _hook_lock:
+        if not _hook_installed:
+            sys.unraisablehook = _quiet_unraisable(sys.unraisablehook)
+            _hook_installed = True
+
+
+def _interrupt(thread: threading.Thread) -> None:
+    """Raise BudgetExceeded in ``thread`` at its next Python instruction."""
+    _install_hook()
+    ident = thread.ident
+    if ident is None:
+        return
+    set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    set_async.argtypes = (ctypes.c_ulong, ctypes.py_object)
+    set_async.restype = ctypes.c_int
+    set_async(ident, BudgetExceeded)
+
+
+def run_bounded(
+    fn: Callable[[Budget], T], seconds: float | None, *, on_hard_timeout: Callable[[], T],
+) -> T:
+    """``fn(budget)`` on a large-stack thread under a budget of ``seconds`` of CPU time.
+
+    ``fn`` should stop by itself (cooperatively) when the budget runs out; if it has
+    not returned after ``HARD_FACTOR * seconds + HARD_GRACE`` seconds of wall-clock time
+    it is interrupted, and if it is stuck in native code even ``HARD_GRACE`` seconds
+    later, abandoned: ``on_hard_timeout()`` gives the result. An exception from ``fn``
+    is re-raised here.
+    """
+    budget = Budget(seconds)
+    box: dict[str, object] = {}
+
+    def body() -> None:
+        _local.budget = budget
+        budget.start()
+        try:
+            box["result"] = fn(budget)
+        except BaseException as exc:  # handed to the caller
+            box["error"] = exc
+        finally:
+            _local.budget = None
+
+    _raise_limit()
+    try:
+        with _limit_lock:
+            old = threading.stack_size()
+            with contextlib.suppress(ValueError, RuntimeError):  # a platform that cannot
+                threading.stack_size(STACK_BYTES)
+            try:
+                thread = threading.Thread(target=body, name="cudalint-file", daemon=True)
+                thread.start()
+            finally:
+                threading.stack_size(old)
+        if budget.seconds is None:
+            thread.join()
+        else:
+            thread.join(HARD_FACTOR * budget.seconds + HARD_GRACE)
+            if thread.is_alive():
+                budget.expired = True
+                _interrupt(thread)
+                thread.join(HARD_GRACE)
+                if thread.is_alive():
+                    return on_hard_timeout()
+    finally:
+        _restore_limit()
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["result"]  # type: ignore[return-value]
