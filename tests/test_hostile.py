@@ -497,3 +497,38 @@ def test_conflict_on_a_shared_scalar_has_no_fix_and_no_crash(
     )
     code, out, _ = run(capsys, "k.cu")
     assert code == 1 and "k.cu:3:15: warning:" in out and "could not be analyzed" not in out
+
+
+# --- --fix keeps what it does not change ------------------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX symlinks")
+def test_fix_writes_through_a_symlink_and_keeps_it() -> None:
+    from cudalint.fixes.apply import write_atomically
+
+    Path("real.cu").write_bytes(b"old\r\n")
+    os.chmod("real.cu", 0o640)
+    os.symlink("real.cu", "link.cu")
+    write_atomically("link.cu", b"new\r\n", expected=b"old\r\n")
+    assert os.path.islink("link.cu") and Path("real.cu").read_bytes() == b"new\r\n"
+    assert os.stat("real.cu").st_mode & 0o777 == 0o640
+    assert sorted(os.listdir(".")) == ["good.cu", "link.cu", "real.cu"]  # no temp file left
+
+
+def test_fix_on_a_crlf_file_keeps_crlf(capsys: pytest.CaptureFixture[str]) -> None:
+    src = (
+        "#define TILE 32\r\n"
+        "__global__ void t(float *o, const float *in) {\r\n"
+        "  __shared__ float tile[TILE][TILE];\r\n"
+        "  tile[threadIdx.y][threadIdx.x] = in[threadIdx.x];\r\n"
+        "  __syncthreads();\r\n"
+        "  o[threadIdx.x] = tile[threadIdx.x][threadIdx.y];\r\n"
+        "}\r\n"
+        "void run(float *o, const float *in) { t<<<1, dim3(32, 32)>>>(o, in); }\r\n"
+    )
+    Path("k.cu").write_bytes(src.encode())
+    code, _, err = run(capsys, "--fix", "k.cu")
+    fixed = Path("k.cu").read_bytes()
+    assert code == 0, err
+    assert b"tile[TILE][TILE + 1]" in fixed
+    assert fixed.count(b"\r\n") == src.count("\r\n") and b"\n" not in fixed.replace(b"\r\n", b"")

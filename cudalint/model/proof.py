@@ -104,8 +104,36 @@ class Shape:
 # --- opaque values -------------------------------------------------------------------------
 
 
+#: Opaque values without inputs that are still the same in every lane: a load from an
+#: address no lane part enters, a size or literal. Any other input-less opaque value
+#: (an unresolved call or name, a value the frontend lost) may read the thread index.
+_UNIFORM_WITHOUT_INPUTS = (
+    "value loaded ", "size of a type", "literal that is not", "unknown extent",
+)
+
+
 def _is_lane_dependent(expr: Expr) -> bool:
-    return any(s.lane_dependent for s in free_symbols(expr))
+    """Whether the value may differ between lanes. An opaque value with no known inputs
+    (an unresolved call, a method of an unmodelled object) may: it could read the
+    thread index itself, so it is never taken for a uniform one."""
+    if any(s.lane_dependent for s in free_symbols(expr)):
+        return True
+    stack: list[Expr] = [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Opaque):
+            if not e.inputs and not e.reason.startswith(_UNIFORM_WITHOUT_INPUTS) and not (
+                e.reason.endswith((" is a pointer", " is not an integer"))  # pointer parameters
+            ):
+                return True
+            stack.extend(e.inputs)
+        elif isinstance(e, Unary | Cast):
+            stack.append(e.operand)
+        elif isinstance(e, Binary):
+            stack.extend((e.lhs, e.rhs))
+        elif isinstance(e, Select):
+            stack.extend((e.cond, e.then, e.other))
+    return False
 
 
 def _abstract_opaques(expr: Expr, found: dict[Opaque, Sym]) -> Expr:
