@@ -471,6 +471,8 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
                 continue
             cmd = [python, "-m", "cudalint", "--format", "json", "-j", str(j), *inc_flags, *names]
             timings[key] = repeat(f"cudalint -j {j}", n, cli_runner(cmd))
+            # the workers' CPU is not counted (they are not this process's children)
+            timings[key].cpu.clear()
     else:
         extra["jobs"] = "skipped: `cudalint --help` lists no -j"
 
