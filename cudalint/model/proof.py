@@ -226,43 +226,36 @@ def _assumed_shape_needs(offset: Expr, guard: Expr | None) -> set[str]:
     return needed
 
 
-def _replace_syms(expr: Expr, syms: dict[str, Sym]) -> Expr:
+def _map_syms(expr: Expr, fn: Callable[[Sym], Expr]) -> Expr:
+    """``expr`` with every symbol (Opaque inputs included) replaced by ``fn(symbol)``."""
     if isinstance(expr, Sym):
-        return syms.get(expr.name, expr)
+        return fn(expr)
     if isinstance(expr, Unary | Cast):
-        return replace(expr, operand=_replace_syms(expr.operand, syms))
+        return replace(expr, operand=_map_syms(expr.operand, fn))
     if isinstance(expr, Binary):
-        return replace(expr, lhs=_replace_syms(expr.lhs, syms), rhs=_replace_syms(expr.rhs, syms))
+        return replace(expr, lhs=_map_syms(expr.lhs, fn), rhs=_map_syms(expr.rhs, fn))
     if isinstance(expr, Select):
         return replace(
             expr,
-            cond=_replace_syms(expr.cond, syms),
-            then=_replace_syms(expr.then, syms),
-            other=_replace_syms(expr.other, syms),
+            cond=_map_syms(expr.cond, fn),
+            then=_map_syms(expr.then, fn),
+            other=_map_syms(expr.other, fn),
         )
     if isinstance(expr, Opaque):
-        return replace(expr, inputs=tuple(_replace_syms(i, syms) for i in expr.inputs))
+        return replace(expr, inputs=tuple(_map_syms(i, fn) for i in expr.inputs))
     return expr
+
+
+def _replace_syms(expr: Expr, syms: dict[str, Sym]) -> Expr:
+    return _map_syms(expr, lambda s: syms.get(s.name, s))
 
 
 def _substitute(expr: Expr, values: dict[str, int]) -> Expr:
-    if isinstance(expr, Sym):
-        v = values.get(expr.name)
-        return expr if v is None else Const(v, expr.type)
-    if isinstance(expr, Unary | Cast):
-        return replace(expr, operand=_substitute(expr.operand, values))
-    if isinstance(expr, Binary):
-        return replace(expr, lhs=_substitute(expr.lhs, values), rhs=_substitute(expr.rhs, values))
-    if isinstance(expr, Select):
-        return replace(
-            expr,
-            cond=_substitute(expr.cond, values),
-            then=_substitute(expr.then, values),
-            other=_substitute(expr.other, values),
-        )
-    if isinstance(expr, Opaque):
-        return replace(expr, inputs=tuple(_substitute(i, values) for i in expr.inputs))
-    return expr
+    def const(s: Sym) -> Expr:
+        v = values.get(s.name)
+        return s if v is None else Const(v, s.type)
+
+    return _map_syms(expr, const)
 
 
 @lru_cache(maxsize=64)
