@@ -1,0 +1,164 @@
+"""Run cudalint on public CUDA repositories the way a user does, and tabulate the result.
+
+For each repository: ``cudalint --format json --show-all -j N [-I ...] .`` at its root,
+then one row: files, accesses, proved / worst-case / unknown, diagnostics per rule, how
+many CL004 point outside the repository (into cudalint's or the system's headers), kernels
+analysed with a shape from a launch vs assumed, and how many of the kernels that are
+launched somewhere in the repository (``name<<<`` or ``name<...><<<`` in its text) got a
+launch shape. Wall time is the cudalint run's.
+
+The repositories are not part of cudalint: fetch them yourself (``git clone``) into one
+folder and point ``--root`` at it. Nothing of theirs is committed here, only this script
+and the tables it prints (bench/README.md).
+
+    python bench/repos.py --root /path/to/clones [--cudalint cudalint] [-j 2] [--only NAME]
+    python bench/repos.py --root ... --json results.json   # also keep the raw rows
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Repo:
+    name: str  # folder under --root
+    url: str  # where it is cloned from (for the reader)
+    include: tuple[str, ...] = ()  # -I, relative to the repository root
+    exclude: tuple[str, ...] = ()
+    extra: tuple[str, ...] = field(default=())
+
+
+REPOS = (
+    Repo("cuda-samples", "https://github.com/NVIDIA/cuda-samples", include=("Common",)),
+    Repo("llm.c", "https://github.com/karpathy/llm.c", include=(".", "dev/cuda")),
+    Repo("SGEMM_CUDA", "https://github.com/siboehm/SGEMM_CUDA", include=("src",)),
+    Repo("flash-attention-minimal", "https://github.com/tspeterkim/flash-attention-minimal"),
+    Repo("lectures", "https://github.com/gpu-mode/lectures"),
+    Repo("LeetCUDA", "https://github.com/xlite-dev/LeetCUDA"),
+)
+
+_SOURCE = (".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".inl", ".cxx")
+
+
+def launched_names(root: str) -> set[str]:
+    """Names that appear before ``<<<`` (possibly with template arguments) in the repo."""
+    pat = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>;{}]*(?:<[^<>;{}]*>[^<>;{}]*)*>)?\s*<<<")
+    names: set[str] = set()
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        for f in files:
+            if f.endswith(_SOURCE):
+                try:
+                    with open(os.path.join(d, f), encoding="utf-8", errors="replace") as fh:
+                        names.update(pat.findall(fh.read()))
+                except OSError:
+                    continue
+    return names
+
+
+def run(repo: Repo, root: str, cudalint: list[str], jobs: int, timeout: float) -> dict[str, object]:
+    path = os.path.join(root, repo.name)
+    cmd = [*cudalint, "--format", "json", "--show-all", "--isolated", "-j", str(jobs),
+           "--timeout", str(timeout)]
+    for inc in repo.include:
+        cmd += ["-I", inc]
+    for ex in repo.exclude:
+        cmd += ["--exclude", ex]
+    cmd += [*repo.extra, "."]
+    t0 = time.monotonic()
+    proc = subprocess.run(cmd, cwd=path, capture_output=True, text=True, check=False)
+    wall = time.monotonic() - t0
+    try:
+        data = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return {"repo": repo.name, "error": proc.stderr[-2000:], "rc": proc.returncode}
+    accesses = data["accesses"]
+    status = Counter(a["status"] for a in accesses)
+    codes = Counter(d["code"] for d in data["diagnostics"])
+    outside = sum(
+        1 for d in data["diagnostics"]
+        if d["code"] == "CL004" and (os.path.isabs(d["file"]) or d["file"].startswith(".."))
+    )
+    kernels: dict[str, set[str]] = {}
+    for a in accesses:
+        kernels.setdefault(a["kernel"], set()).add(a["block_dim_source"])
+    launched = launched_names(path)
+    from_launch = sum(1 for s in kernels.values() if "launch" in s)
+    with_site = [k for k in kernels if k.split("<")[0].split("::")[-1] in launched]
+    site_ok = sum(1 for k in with_site if "launch" in kernels[k])
+    files = {a["file"] for a in accesses} | {d["file"] for d in data["diagnostics"]}
+    return {
+        "repo": repo.name,
+        "files_reported": len(files),
+        "accesses": len(accesses),
+        "proved": status["proved"],
+        "worst-case": status["worst-case"],
+        "unknown": status["unknown"],
+        "CL001": codes["CL001"], "CL002": codes["CL002"], "CL003": codes["CL003"],
+        "CL004": codes["CL004"], "CL004_outside": outside,
+        "kernels": len(kernels), "kernels_launch": from_launch,
+        "kernels_launched_in_repo": len(with_site), "of_those_with_launch": site_ok,
+        "errors": len(data["errors"]),
+        "wall_s": round(wall, 1), "rc": proc.returncode,
+    }
+
+
+COLUMNS = (
+    ("repo", "repository"), ("accesses", "accesses"), ("proved", "proved"),
+    ("worst-case", "worst"), ("unknown", "unknown"), ("CL001", "CL001"), ("CL002", "CL002"),
+    ("CL003", "CL003"), ("CL004", "CL004"), ("CL004_outside", "CL004 outside repo"),
+    ("kernels", "kernels"), ("kernels_launch", "from launch"),
+    ("kernels_launched_in_repo", "launched in repo"), ("of_those_with_launch", "… with launch"),
+    ("errors", "file errors"), ("wall_s", "wall s"), ("rc", "exit"),
+)
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    out = ["| " + " | ".join(h for _, h in COLUMNS) + " |",
+           "|" + "---|" * len(COLUMNS)]
+    for r in rows:
+        if "error" in r:
+            out.append(f"| {r['repo']} | failed: rc {r['rc']} |")
+            continue
+        out.append("| " + " | ".join(str(r.get(k, "")) for k, _ in COLUMNS) + " |")
+    return "\n".join(out)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--root", required=True, help="folder holding the clones")
+    p.add_argument("--cudalint", default="cudalint", help="command to run (split on spaces)")
+    p.add_argument("-j", type=int, default=2)
+    p.add_argument("--timeout", type=float, default=10)
+    p.add_argument("--only", action="append", default=[])
+    p.add_argument("--json", default=None, help="write the rows here too")
+    args = p.parse_args()
+    rows = []
+    for repo in REPOS:
+        if args.only and repo.name not in args.only:
+            continue
+        if not os.path.isdir(os.path.join(args.root, repo.name)):
+            print(f"skip {repo.name}: not under {args.root} (git clone {repo.url})",
+                  file=sys.stderr)
+            continue
+        row = run(repo, args.root, args.cudalint.split(), args.j, args.timeout)
+        print(json.dumps(row), file=sys.stderr)
+        rows.append(row)
+    print(table(rows))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
