@@ -77,6 +77,12 @@ _PRELUDE = r"""
 #ifndef CUDART_VERSION
 #define CUDART_VERSION 12000
 #endif
+/* The include guards of the headers the real cuda_runtime.h brings, which code tests to
+   see whether the runtime API is there (cuda-samples' helper_cuda.h defines
+   checkCudaErrors only #ifdef __DRIVER_TYPES_H__). */
+#define __DRIVER_TYPES_H__
+#define __CUDA_RUNTIME_H__
+#define __VECTOR_TYPES_H__
 """
 
 _BUILTINS = r"""
@@ -228,16 +234,9 @@ __CUDALINT_MINMAX(float, float, float)
 __CUDALINT_MINMAX(double, double, double)
 #undef __CUDALINT_MINMAX
 
-__device__ float sqrtf(float); __device__ float expf(float); __device__ float __expf(float);
-__device__ float fabsf(float); __device__ float rsqrtf(float); __device__ float fmaxf(float, float);
-__device__ float fminf(float, float); __device__ float __fdividef(float, float);
-__device__ float logf(float); __device__ float __logf(float); __device__ float sinf(float);
-__device__ float cosf(float); __device__ float powf(float, float);
-__device__ float fmaf(float, float, float);
-__device__ float tanhf(float); __device__ float exp2f(float); __device__ float floorf(float);
-__device__ float ceilf(float);
-__device__ double sqrt(double); __device__ double exp(double); __device__ double fabs(double);
-__device__ int abs(int);
+__device__ float __expf(float);
+__device__ float __fdividef(float, float);
+__device__ float __logf(float);
 __device__ int __popc(unsigned int); __device__ int __popcll(unsigned long long);
 __device__ int __clz(int); __device__ int __ffs(int); __device__ unsigned int __brev(unsigned int);
 __device__ int __mul24(int, int); __device__ unsigned int __umul24(unsigned int, unsigned int);
@@ -245,7 +244,7 @@ __device__ unsigned int __activemask(void);
 __device__ unsigned int __ballot_sync(unsigned int mask, int pred);
 __device__ int __any_sync(unsigned int mask, int pred);
 __device__ int __all_sync(unsigned int mask, int pred);
-__device__ long long clock64(void); __device__ int clock(void);
+__device__ long long clock64(void);
 __device__ unsigned long long __globaltimer(void);
 template <typename T> __device__ T __ldg(const T*);
 template <typename T> __device__ T __ldcg(const T*);
@@ -279,59 +278,15 @@ __device__ float __tanf(float);
 __device__ float __powf(float, float);
 __device__ float __exp10f(float);
 __device__ float __log2f(float); __device__ float __log10f(float);
-__device__ void sincosf(float, float*, float*); __device__ void __sincosf(float, float*, float*);
-__device__ float erff(float); __device__ float erfcf(float); __device__ float log2f(float);
-__device__ float log10f(float); __device__ float log1pf(float); __device__ float expm1f(float);
-__device__ float exp10f(float); __device__ float truncf(float); __device__ float roundf(float);
-__device__ float rintf(float);
-__device__ float nearbyintf(float);
-__device__ float fmodf(float, float);
-__device__ float remainderf(float, float); __device__ float copysignf(float, float);
-__device__ float hypotf(float, float);
-__device__ float atan2f(float, float);
-__device__ float asinf(float);
-__device__ float acosf(float); __device__ float atanf(float); __device__ float sinhf(float);
-__device__ float coshf(float); __device__ float tanf(float); __device__ float cbrtf(float);
+__device__ void __sincosf(float, float*, float*);
 __device__ float rcbrtf(float);
-__device__ float ldexpf(float, int);
-__device__ float frexpf(float, int*);
-__device__ float modff(float, float*);
-__device__ float nanf(const char*);
 __device__ float sinpif(float);
-__device__ float cospif(float); __device__ float normcdff(float); __device__ float lgammaf(float);
-__device__ float tgammaf(float);
-__device__ float fdimf(float, float);
-__device__ long lrintf(float);
-__device__ long lroundf(float); __device__ float logbf(float); __device__ int ilogbf(float);
-__device__ double log(double); __device__ double log2(double); __device__ double log10(double);
-__device__ double sin(double); __device__ double cos(double); __device__ double tan(double);
-__device__ double pow(double, double);
-__device__ double floor(double);
-__device__ double ceil(double);
-__device__ double fmax(double, double); __device__ double fmin(double, double);
-__device__ double fma(double, double, double); __device__ double rsqrt(double);
-__device__ double tanh(double);
-__device__ double exp2(double);
-__device__ double atan2(double, double);
-__device__ double trunc(double);
-__device__ double round(double);
-__device__ double fmod(double, double);
-__device__ double erf(double);
-__device__ double cbrt(double);
-__device__ double hypot(double, double);
-__device__ double copysign(double, double);
-__device__ double log1p(double);
-__device__ double expm1(double);
-__device__ double asin(double); __device__ double acos(double); __device__ double atan(double);
-__device__ double sinh(double); __device__ double cosh(double); __device__ double rint(double);
-__device__ void sincos(double, double*, double*); __device__ double ldexp(double, int);
+__device__ float cospif(float); __device__ float normcdff(float);
+__device__ double rsqrt(double);
 __device__ double __dadd_rn(double, double); __device__ double __dmul_rn(double, double);
 __device__ double __fma_rn(double, double, double); __device__ double __drcp_rn(double);
 __device__ float __double2float_rn(double); __device__ int __double2int_rn(double);
-__device__ bool isnan(float); __device__ bool isnan(double); __device__ bool isinf(float);
-__device__ bool isinf(double); __device__ bool isfinite(float); __device__ bool isfinite(double);
-__device__ int signbit(float); __device__ int __isnanf(float); __device__ int __isinff(float);
-__device__ long labs(long); __device__ long long llabs(long long);
+__device__ int __isnanf(float); __device__ int __isinff(float);
 __device__ int __clzll(long long); __device__ int __ffsll(long long);
 __device__ unsigned long long __brevll(unsigned long long);
 __device__ unsigned int __umulhi(unsigned int, unsigned int); __device__ int __mulhi(int, int);
@@ -386,31 +341,51 @@ __device__ unsigned int umax(unsigned int, unsigned int);
 __device__ long long llmin(long long, long long); __device__ long long llmax(long long, long long);
 __device__ unsigned long long ullmin(unsigned long long, unsigned long long);
 __device__ unsigned long long ullmax(unsigned long long, unsigned long long);
-#if __has_include(<stdio.h>) && __has_include(<string.h>) && __has_include(<assert.h>)
-/* As cuda_runtime.h does: the C library for host code, then device versions that
-   overload it by target. Declared __host__ __device__, a user's #include <stdio.h> was a
-   clang error ("__host__ function 'printf' cannot overload __host__ __device__
-   function"): a partial parse of most real files. (<stdlib.h> is left out: through
-   libclang-ng's libc++ it needs more than the shim gives; a __device__ malloc does not
-   clash with its host one.) */
-#include <stdio.h>
+/* What the real cuda_runtime.h brings into every nvcc translation unit (through
+   crt/common_functions.h, crt/math_functions.h, host_defines.h, driver_types.h): the C
+   library with CUDA's __host__ __device__ printf/malloc/memcpy/math, <new>, <cmath>,
+   <cstdlib> and <utility>. They resolve to cudalint's hermetic standard library
+   (cudalint/frontend/stdinc), searched after every user directory. */
+#include <ctype.h>
+#include <limits.h>
+#include <stddef.h>
 #include <string.h>
+#include <time.h>
+#include <new>
+#include <stdio.h>
+#include <stdlib.h>
 #include <assert.h>
-#define __CUDALINT_LIBC __device__
-#else
-#define __CUDALINT_LIBC __host__ __device__
-#endif
-extern "C" __CUDALINT_LIBC int printf(const char*, ...);
-extern "C" __CUDALINT_LIBC void* malloc(unsigned long);
-extern "C" __CUDALINT_LIBC void free(void*);
-extern "C" __CUDALINT_LIBC void* memcpy(void*, const void*, unsigned long);
-extern "C" __CUDALINT_LIBC void* memset(void*, int, unsigned long);
-extern "C" __CUDALINT_LIBC void __assert_fail(const char*, const char*, unsigned int,
-                                             const char*);
-#undef __CUDALINT_LIBC
-#ifndef assert
-#define assert(e) ((e) ? (void)0 : __assert_fail(#e, __FILE__, __LINE__, __func__))
-#endif
+#include <math.h>
+#include <cmath>
+#include <cstdlib>
+#include <cstdarg>
+#include <utility>
+__device__ float rsqrtf(float);
+__device__ double rcbrt(double);
+__device__ float sinpif(float);
+__device__ double sinpi(double);
+__device__ double cospi(double);
+__device__ void sincospif(float, float*, float*);
+__device__ void sincospi(double, double*, double*);
+__device__ double normcdf(double);
+__device__ float normcdfinvf(float);
+__device__ double normcdfinv(double);
+__device__ float erfinvf(float);
+__device__ double erfinv(double);
+__device__ float erfcinvf(float);
+__device__ double erfcinv(double);
+__device__ float erfcxf(float);
+__device__ double erfcx(double);
+__device__ float rhypotf(float, float);
+__device__ double rhypot(double, double);
+__device__ float norm3df(float, float, float);
+__device__ double norm3d(double, double, double);
+__device__ float rnorm3df(float, float, float);
+__device__ double rnorm3d(double, double, double);
+__device__ float norm4df(float, float, float, float);
+__device__ float rnorm4df(float, float, float, float);
+__device__ float fdividef(float, float);
+__device__ double fdivide(double, double);
 __device__ void __pipeline_memcpy_async(void* dst, const void* src, unsigned long size,
                                         unsigned long zfill = 0);
 __device__ void __pipeline_commit(void);
@@ -440,6 +415,35 @@ struct cudaDeviceProp {
   int l2CacheSize; int concurrentKernels; int computeMode;
 };
 typedef struct CUgraph_st* cudaGraph_t;
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrWarpSize = 10, cudaDevAttrClockRate = 13,
+  cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeMode = 20,
+  cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrManagedMemory = 83,
+  cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+};
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0, cudaComputeModeExclusive = 1, cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
+};
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+typedef struct cudaArray* cudaArray_t;
 typedef struct CUgraphExec_st* cudaGraphExec_t;
 extern "C" {
 __host__ const char* cudaGetErrorString(cudaError_t);

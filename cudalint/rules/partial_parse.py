@@ -90,7 +90,7 @@ def _skipped(ctx: FileContext) -> Iterator[Diagnostic]:
 def _hides_code(note: Note) -> bool:
     # The frontend reports a missing #include as a note (it is not a failure), but the
     # declarations that header would have made are still missing from the analysis.
-    return note.severity == "error" or note.message.endswith(MISSING_INCLUDE)
+    return note.severity == "error" or MISSING_INCLUDE in note.message
 
 
 def _where(ctx: FileContext, span: Span | None) -> str:

@@ -1,0 +1,118 @@
+/* A stand-in for PyTorch's C++ extension API: the names host code of CUDA extension
+   kernels uses (torch::Tensor, TORCH_CHECK, AT_DISPATCH_*, PYBIND11_MODULE), so that the
+   file parses. Kernels instantiated through AT_DISPATCH_* are seen with scalar_t = float. */
+#pragma once
+#pragma clang system_header
+#include <cstdint>
+#include <vector>
+#include <string>
+#include <initializer_list>
+#include <utility>
+#include <tuple>
+#include <optional>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+namespace c10 {
+struct Half { unsigned short x; Half() = default; Half(float); operator float() const; };
+struct BFloat16 { unsigned short x; BFloat16() = default; BFloat16(float); operator float() const; };
+enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, ComplexHalf, ComplexFloat,
+  ComplexDouble, Bool, QInt8, QUInt8, QInt32, BFloat16, Float8_e5m2 = 23, Float8_e4m3fn = 24 };
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+struct Device { Device(DeviceType, int = -1); Device(const std::string&); bool is_cuda() const; int index() const; };
+struct IntArrayRef { IntArrayRef(); IntArrayRef(std::initializer_list<int64_t>); IntArrayRef(const std::vector<int64_t>&);
+  int64_t operator[](size_t) const; size_t size() const; const int64_t* begin() const; const int64_t* end() const;
+  std::vector<int64_t> vec() const; };
+struct TensorOptions { TensorOptions(); TensorOptions(ScalarType); TensorOptions(Device);
+  TensorOptions dtype(ScalarType) const; TensorOptions device(Device) const; TensorOptions device(DeviceType, int = -1) const;
+  TensorOptions requires_grad(bool = true) const; TensorOptions layout(int) const; };
+struct Scalar { template <class T> Scalar(T); template <class T> T to() const; };
+namespace cuda { struct CUDAStream { operator cudaStream_t() const; cudaStream_t stream() const; };
+  CUDAStream getCurrentCUDAStream(int = -1); struct CUDAGuard { explicit CUDAGuard(int); explicit CUDAGuard(Device); };
+  struct OptionalCUDAGuard { explicit OptionalCUDAGuard(Device); }; }
+}  // namespace c10
+namespace at {
+using c10::Half; using c10::BFloat16; using c10::ScalarType; using c10::Device; using c10::DeviceType;
+using c10::IntArrayRef; using c10::TensorOptions; using c10::Scalar;
+constexpr ScalarType kFloat = ScalarType::Float, kFloat32 = ScalarType::Float, kHalf = ScalarType::Half,
+  kFloat16 = ScalarType::Half, kBFloat16 = ScalarType::BFloat16, kDouble = ScalarType::Double,
+  kInt = ScalarType::Int, kInt32 = ScalarType::Int, kLong = ScalarType::Long, kInt64 = ScalarType::Long,
+  kBool = ScalarType::Bool, kByte = ScalarType::Byte, kUInt8 = ScalarType::Byte, kChar = ScalarType::Char,
+  kInt8 = ScalarType::Char, kShort = ScalarType::Short;
+constexpr DeviceType kCUDA = DeviceType::CUDA, kCPU = DeviceType::CPU;
+class Tensor {
+  void* __impl;
+ public:
+  Tensor();
+  template <class T> T* data_ptr() const;
+  void* data_ptr() const;
+  template <class T> const T* const_data_ptr() const;
+  template <class T> T* mutable_data_ptr() const;
+  template <class T, size_t N> struct __acc { __acc<T, N - 1> operator[](int64_t) const; };
+  template <class T, size_t N> __acc<T, N> accessor() const;
+  template <class T, size_t N, template <class> class P = std::add_pointer, class I = int64_t>
+  struct packed_accessor_t { T* data() const; int64_t size(int64_t) const; };
+  template <class T, size_t N, template <class> class P = std::add_pointer, class I = int64_t>
+  packed_accessor_t<T, N, P, I> packed_accessor32() const;
+  template <class T, size_t N, template <class> class P = std::add_pointer, class I = int64_t>
+  packed_accessor_t<T, N, P, I> packed_accessor64() const;
+  int64_t size(int64_t) const; IntArrayRef sizes() const; int64_t stride(int64_t) const; IntArrayRef strides() const;
+  int64_t numel() const; int64_t dim() const; int64_t ndimension() const; int64_t element_size() const;
+  int64_t nbytes() const; bool defined() const; bool is_cuda() const; bool is_cpu() const; bool is_contiguous() const;
+  ScalarType scalar_type() const; ScalarType dtype() const; Device device() const; TensorOptions options() const;
+  int get_device() const; bool requires_grad() const;
+  Tensor contiguous() const; Tensor clone() const; Tensor detach() const; Tensor cpu() const; Tensor cuda() const;
+  Tensor t() const; Tensor flatten(int64_t = 0, int64_t = -1) const; Tensor sum() const; Tensor mean() const;
+  template <class... A> Tensor to(A&&...) const; template <class... A> Tensor view(A&&...) const;
+  template <class... A> Tensor reshape(A&&...) const; template <class... A> Tensor transpose(A&&...) const;
+  template <class... A> Tensor permute(A&&...) const; template <class... A> Tensor select(A&&...) const;
+  template <class... A> Tensor slice(A&&...) const; template <class... A> Tensor narrow(A&&...) const;
+  template <class... A> Tensor index(A&&...) const; template <class... A> Tensor expand(A&&...) const;
+  template <class... A> Tensor squeeze(A&&...) const; template <class... A> Tensor unsqueeze(A&&...) const;
+  template <class... A> Tensor& zero_(A&&...); template <class... A> Tensor& fill_(A&&...);
+  template <class... A> Tensor& copy_(A&&...); template <class T> T item() const; Scalar item() const;
+  Tensor operator[](int64_t) const;
+  Tensor operator+(const Tensor&) const; Tensor operator-(const Tensor&) const; Tensor operator*(const Tensor&) const;
+  Tensor operator/(const Tensor&) const; Tensor operator*(double) const; Tensor operator-() const;
+  Tensor& operator+=(const Tensor&); Tensor& operator*=(double);
+};
+#define _CL_TF(name) template <class... A> Tensor name(A&&...);
+_CL_TF(empty) _CL_TF(zeros) _CL_TF(ones) _CL_TF(full) _CL_TF(randn) _CL_TF(rand) _CL_TF(arange) _CL_TF(empty_like)
+_CL_TF(zeros_like) _CL_TF(ones_like) _CL_TF(full_like) _CL_TF(matmul) _CL_TF(mm) _CL_TF(bmm) _CL_TF(cat) _CL_TF(stack)
+_CL_TF(allclose) _CL_TF(softmax) _CL_TF(exp) _CL_TF(max) _CL_TF(sum) _CL_TF(from_blob) _CL_TF(tensor) _CL_TF(einsum)
+#undef _CL_TF
+namespace cuda { using c10::cuda::getCurrentCUDAStream; using c10::cuda::CUDAStream; using c10::cuda::CUDAGuard;
+  using c10::cuda::OptionalCUDAGuard; cudaDeviceProp* getCurrentDeviceProperties(); }
+}  // namespace at
+namespace torch {
+using namespace at;
+using at::Tensor;
+namespace indexing { struct Slice { Slice(); template <class A> Slice(A); template <class A, class B> Slice(A, B); }; extern const int None; }
+}  // namespace torch
+namespace pybind11 {
+struct arg { explicit arg(const char*); template <class T> arg& operator=(T&&); };
+struct module_ {
+  template <class... A> module_& def(A&&...) { return *this; }
+  template <class... A> module_ def_submodule(A&&...);
+  template <class T> module_& attr(T&&);
+};
+typedef module_ module;
+}  // namespace pybind11
+namespace py = pybind11;
+#define PYBIND11_MODULE(name, m) void __cudalint_pybind11_##name(pybind11::module_& m)
+#define TORCH_EXTENSION_NAME cudalint_torch_extension
+#define TORCH_LIBRARY(ns, m) void __cudalint_torch_library_##ns(pybind11::module_& m)
+#define TORCH_LIBRARY_IMPL(ns, k, m) void __cudalint_torch_library_impl_##ns##_##k(pybind11::module_& m)
+#define TORCH_CHECK(cond, ...) ((void)(cond))
+#define TORCH_INTERNAL_ASSERT(cond, ...) ((void)(cond))
+#define AT_ASSERTM(cond, ...) ((void)(cond))
+#define AT_ERROR(...) ((void)0)
+#define C10_CUDA_CHECK(e) ((void)(e))
+#define C10_CUDA_KERNEL_LAUNCH_CHECK() ((void)0)
+#define _CL_DISPATCH_ONE(T, ...) [&] { using scalar_t = T; return __VA_ARGS__(); }()
+#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) _CL_DISPATCH_ONE(float, __VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...) _CL_DISPATCH_ONE(float, __VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND2(A, B, TYPE, NAME, ...) _CL_DISPATCH_ONE(float, __VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND(A, TYPE, NAME, ...) _CL_DISPATCH_ONE(float, __VA_ARGS__)
+#define AT_DISPATCH_ALL_TYPES(TYPE, NAME, ...) _CL_DISPATCH_ONE(float, __VA_ARGS__)
+#define AT_DISPATCH_INTEGRAL_TYPES(TYPE, NAME, ...) _CL_DISPATCH_ONE(int, __VA_ARGS__)
+#define AT_DISPATCH_REDUCED_FLOATING_TYPES(TYPE, NAME, ...) _CL_DISPATCH_ONE(c10::Half, __VA_ARGS__)

@@ -1,0 +1,163 @@
+"""The parser with each standard-library setup it supports: no errors, exact sizes, and
+nothing from the machine's own headers (gcc, glibc, libc++ in libclang-ng's wheel, the
+CUDA toolkit) in the parse."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+
+from cudalint.frontend import parse_file
+from cudalint.frontend.parse import STDINC_DIR, clang_args
+from cudalint.options import Options
+
+_C_HEADERS = (
+    "assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",
+    "signal.h", "stdarg.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h",
+    "time.h", "unistd.h", "sys/time.h", "sys/types.h", "sys/stat.h", "pthread.h", "omp.h",
+)
+_CXX_HEADERS = (
+    "algorithm", "array", "atomic", "cassert", "cfloat", "chrono", "climits", "cmath",
+    "complex", "cstdint", "cstdio", "cstdlib", "cstring", "ctime", "exception", "fstream",
+    "functional", "initializer_list", "iomanip", "iostream", "iterator", "limits", "map",
+    "memory", "mutex", "new", "numeric", "random", "set", "sstream", "stdexcept", "string",
+    "thread", "tuple", "type_traits", "unordered_map", "utility", "vector", "bits/stdc++.h",
+)
+_CUDA_HOST_LIBS = (
+    "cuComplex.h", "cublas_v2.h", "cublas.h", "cublasLt.h", "cufft.h", "curand.h",
+    "cusparse.h", "cusolverDn.h", "nccl.h", "mpi.h", "GL/gl.h", "GL/glew.h", "GL/freeglut.h",
+    "cuda_gl_interop.h", "nvtx3/nvToolsExt.h", "cudnn.h", "cub/cub.cuh", "torch/extension.h",
+)
+
+#: Sizes nvcc gives on x86_64 Linux (each checked against nvcc 13 --ptx -arch=sm_90), read
+#: back from the extent of a ``char a[sizeof(T)]`` shared array. (Known difference:
+#: std::max_align_t is 16 bytes in clang's device-side stddef.h, 32 with nvcc.)
+_SIZES = {
+    "clock_t": 8, "time_t": 8, "size_t": 8, "ptrdiff_t": 8, "long": 8, "int64_t": 8,
+    "uint32_t": 4, "intptr_t": 8, "wchar_t": 4, "uint": 4, "ulong": 8, "ushort": 2,
+    "std::complex<float>": 8, "std::complex<double>": 16, "cuFloatComplex": 8,
+    "cuDoubleComplex": 16, "std::array<float, 5>": 20, "std::pair<int, double>": 16,
+    "div_t": 8, "ldiv_t": 16, "struct timespec": 16,
+}
+_ALIGNS = {"cuDoubleComplex": 16, "std::complex<double>": 8, "clock_t": 8}
+
+_BODY = r"""
+static_assert(std::is_same<std::remove_cv_t<const volatile int>, int>::value, "");
+static_assert(std::is_integral<long>::value && !std::is_integral<float>::value, "");
+static_assert(std::is_floating_point_v<double> && std::is_unsigned_v<unsigned>, "");
+static_assert(std::is_same<std::conditional_t<true, int, float>, int>::value, "");
+static_assert(std::is_same<std::decay_t<const int(&)[3]>, const int*>::value, "");
+static_assert(std::is_same<std::common_type_t<int, float>, float>::value, "");
+static_assert(std::numeric_limits<int>::max() == 2147483647, "");
+static_assert(std::numeric_limits<unsigned short>::max() == 65535, "");
+static_assert(std::numeric_limits<long>::min() == -9223372036854775807L - 1, "");
+static_assert(std::numeric_limits<float>::digits == 24, "");
+static_assert(std::numeric_limits<double>::epsilon() == 2.220446049250313e-16, "");
+static_assert(std::is_same<decltype(std::sqrt(2.0f)), float>::value, "");
+static_assert(std::is_same<decltype(std::pow(2.0f, 2)), double>::value, "");
+template <class T, typename std::enable_if<std::is_floating_point<T>::value, int>::type = 0>
+__device__ T twice(T x) { return x + x; }
+__global__ void probe(float *out) {
+  @DECLS@
+  uint lane = threadIdx.x;
+  out[lane] = twice(out[0]) + std::min(1.0f, out[1]) + std::abs(-out[2]) + (float)M_PI
+            + INFINITY + FP_NAN + (isnan(out[3]) ? NAN : 0.0f) + (float)clock();
+  printf("%u\n", lane);
+}
+int main() {
+  std::vector<float> v(4); std::sort(v.begin(), v.end(), [](float a, float b) { return a < b; });
+  std::map<std::string, int> m; m["x"] = 1; std::cout << v[0] << std::endl;
+  cublasHandle_t h; cublasCreate(&h); cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, 1, 1, 1, nullptr,
+      nullptr, 1, nullptr, 1, nullptr, nullptr, 1);
+  return 0;
+}
+"""
+
+
+def _source() -> str:
+    headers = (*_C_HEADERS, *_CXX_HEADERS, *_CUDA_HOST_LIBS)
+    decls = "\n  ".join(
+        f"__shared__ char size{i}[sizeof({t})]; __shared__ char align{i}[alignof({t})];"
+        for i, t in enumerate(_SIZES)
+    )
+    return ("".join(f"#include <{h}>\n" for h in headers)
+            + _BODY.replace("@DECLS@", decls))
+
+
+def _check(tmp_path: pathlib.Path, options: Options) -> None:
+    src = tmp_path / "setup.cu"
+    src.write_text(_source())
+    unit = parse_file(str(src), options)
+    errors = [n for n in unit.notes if n.severity != "warning"]
+    assert errors == []
+    extents = {a.name: a.dims[0] for a in unit.arrays if a.dims}
+    for i, t in enumerate(_SIZES):
+        assert extents.get(f"size{i}") == _SIZES[t], f"sizeof({t})"
+        if t in _ALIGNS:
+            assert extents.get(f"align{i}") == _ALIGNS[t], f"alignof({t})"
+
+
+def test_hermetic_default(tmp_path: pathlib.Path) -> None:
+    _check(tmp_path, Options())
+
+
+def test_user_isystem_dir_is_searched_first(tmp_path: pathlib.Path) -> None:
+    """A compile database's -isystem: the user's headers win over the bundled ones, and
+    the rest of the standard library still comes from the bundle."""
+    sysdir = tmp_path / "vendor"
+    (sysdir / "GL").mkdir(parents=True)
+    (sysdir / "GL" / "gl.h").write_text("#pragma once\n#include_next <GL/gl.h>\n"
+                                        "typedef int vendor_gl_marker_t;\n")
+    _check(tmp_path, Options(extra_args=("-isystem", str(sysdir))))
+    src = tmp_path / "marker.cu"
+    src.write_text("#include <GL/gl.h>\nvendor_gl_marker_t x;\n#include <vector>\n"
+                   "__global__ void k() {}\n")
+    unit = parse_file(str(src), Options(extra_args=("-isystem", str(sysdir))))
+    assert [n for n in unit.notes if n.severity != "warning"] == []
+
+
+def test_user_include_dir_wins(tmp_path: pathlib.Path) -> None:
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "cublas_v2.h").write_text("#pragma once\n#define MY_OWN_CUBLAS 1\n")
+    src = tmp_path / "own.cu"
+    src.write_text("#include <cublas_v2.h>\n#ifndef MY_OWN_CUBLAS\n#error bundled\n#endif\n"
+                   "__global__ void k() {}\n")
+    unit = parse_file(str(src), Options(include_dirs=(str(inc),)))
+    assert [n for n in unit.notes if n.severity != "warning"] == []
+
+
+def test_nothing_from_the_machine(tmp_path: pathlib.Path) -> None:
+    args = clang_args(Options())
+    assert "-nostdlibinc" in args and "-nostdinc++" in args
+    assert args[-1] == STDINC_DIR
+    import clang.cindex as ci
+
+    src = tmp_path / "inc.cu"
+    src.write_text(_source())
+    unit_args = [a for a in args]
+    from cudalint.frontend import shim
+
+    tu = ci.Index.create().parse(str(src), args=unit_args, unsaved_files=shim.unsaved_files(),
+                                 options=0x200)
+    seen = {inc.include.name for inc in tu.get_includes()}
+    assert seen, "no includes seen"
+    for name in seen:
+        assert not name.startswith(("/usr/include", "/usr/local/include", "/usr/local/cuda")), name
+        assert "libcxx" not in name, name
+
+
+@pytest.mark.skipif(not os.path.isdir("/usr/local/cuda/include"), reason="no CUDA toolkit")
+def test_cuda_path_toolkit(tmp_path: pathlib.Path) -> None:
+    """--cuda-path: the toolkit's own headers (with the machine's standard library, which
+    they and clang's CUDA wrapper need); clock_t is still 8 bytes."""
+    src = tmp_path / "tk.cu"
+    src.write_text("#include <cuda_runtime.h>\n#include <vector>\n#include <cmath>\n"
+                   "__global__ void k(float* o) { __shared__ clock_t t[32];"
+                   " t[threadIdx.x] = clock(); o[0] = sqrtf(t[0]); }\n")
+    unit = parse_file(str(src), Options(cuda_path="/usr/local/cuda"))
+    errors = [n for n in unit.notes if n.severity != "warning"]
+    assert errors == []
+    assert unit.array("k::t").element_bytes == 8
