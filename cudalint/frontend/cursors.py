@@ -299,6 +299,8 @@ class Env:
     label: str | None = None
     values: dict[str, int] = field(default_factory=dict)
     types: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: Integer kernel parameters a launch passes as constants (``Bc=32``), by name.
+    params: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -153,6 +154,25 @@ def warp_note(result: AccessResult) -> str | None:
     return f"worst warp: warp {result.warp} of the block (threads {first}-{last})"
 
 
+def instantiation_notes(ctx: FileContext, result: AccessResult) -> list[str]:
+    """``in instantiation BM=64`` for template arguments; kernel parameters a launch passes
+    as constants (cudalint.frontend.host) read ``with Bc=32 passed by the launch``."""
+    label = result.access.instantiation or ""
+    kernel = next((k for k in ctx.unit.kernels if k.name == result.access.kernel), None)
+    template = set(kernel.template_params) if kernel is not None else set()
+    parts = re.split(r",\s*(?=[A-Za-z_]\w*=)", label)
+    if kernel is None:
+        return [f"in instantiation {label}"]
+    args = [p for p in parts if p.split("=", 1)[0] in template]
+    params = [p for p in parts if p.split("=", 1)[0] not in template]
+    notes = []
+    if args:
+        notes.append(f"in instantiation {', '.join(args)}")
+    if params:
+        notes.append(f"with {', '.join(params)} passed by the launch")
+    return notes
+
+
 def access_notes(ctx: FileContext, result: AccessResult) -> tuple[str, ...]:
     """The notes every access diagnostic carries: conflict, block shape, warp, arch."""
     notes: list[str] = []
@@ -163,7 +183,7 @@ def access_notes(ctx: FileContext, result: AccessResult) -> tuple[str, ...]:
     if warp is not None:
         notes.append(warp)
     if result.access.instantiation:
-        notes.append(f"in instantiation {result.access.instantiation}")
+        notes.extend(instantiation_notes(ctx, result))
     if result.ways_formula:
         notes.append(f"ways = {result.ways_formula}")
     if result.merged_width:
