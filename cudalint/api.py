@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -36,12 +36,19 @@ __all__ = [
     "FileTask",
     "check_file",
     "check_paths",
+    "dedupe_reports",
     "expand_paths",
     "run_tasks",
 ]
 
 #: File name endings picked up when a directory is given.
 CUDA_SUFFIXES = (".cu", ".cuh")
+#: Header endings picked up in a directory only when the file holds device code that can
+#: be analysed on its own (a ``__global__`` kernel or a ``__shared__`` declaration).
+HEADER_SUFFIXES = (".h", ".hpp", ".inl")
+_DEVICE_CODE_MARKERS = (b"__global__", b"__shared__")
+#: How much of a header the discovery check reads.
+_DEVICE_CODE_SCAN_BYTES = 4 << 20
 
 
 @dataclass
@@ -102,8 +109,11 @@ def check_file(
     contents: bytes | None = None,
     *,
     selection: RuleSelection = DEFAULT_SELECTION,
+    headers: Mapping[str, bytes] | None = None,
 ) -> FileReport:
     """Analyze one file (or ``contents`` under the name ``path``). Never raises.
+
+    ``headers`` replace the text of included files (by path) for this analysis.
 
     The analysis runs under ``options.timeout`` (see :mod:`cudalint.budget`): a file
     that runs out of time keeps the results proved so far and gets an error.
@@ -114,7 +124,7 @@ def check_file(
 
     try:
         return run_bounded(
-            lambda budget: _check_file(path, options, contents, selection, budget),
+            lambda budget: _check_file(path, options, contents, selection, budget, headers),
             options.timeout,
             on_hard_timeout=hard_timeout,
         )
@@ -149,7 +159,7 @@ def _looks_binary(source: bytes) -> bool:
 
 def _check_file(
     path: str, options: Options, contents: bytes | None, selection: RuleSelection,
-    budget: Budget,
+    budget: Budget, headers: Mapping[str, bytes] | None = None,
 ) -> FileReport:
     report = FileReport(path=path)
     try:
@@ -171,7 +181,8 @@ def _check_file(
             report.error = "not a source file (it contains NUL bytes)"
             return report
         try:
-            unit = parse_file(path, options, contents=report.source)
+            unit = (parse_file(path, options, contents=report.source, headers=headers)
+                    if headers else parse_file(path, options, contents=report.source))
         except FrontendError as exc:
             report.error = str(exc) or "cannot parse file"
             return report
@@ -254,13 +265,38 @@ def _walk(
         found.extend(
             path
             for path in (
-                os.path.join(root, f)
+                _joined(root, f)
                 for f in files
-                if f.endswith(CUDA_SUFFIXES) and not f.startswith(".")
+                if f.endswith(CUDA_SUFFIXES + HEADER_SUFFIXES) and not f.startswith(".")
             )
             if not (exclude and exclude(path))
+            and (path.endswith(CUDA_SUFFIXES) or _has_device_code(path))
         )
     return sorted(found)
+
+
+def _joined(root: str, name: str) -> str:
+    # ``cudalint .`` shows ``src/a.cu``, not ``./src/a.cu``: the spelling the headers that
+    # files include are shown in (see cudalint.frontend.walker.display_path).
+    path = os.path.join(root, name)
+    if path.startswith("." + os.sep):
+        path = path[2:]
+    return path
+
+
+def _has_device_code(path: str) -> bool:
+    """A cheap text check that a header found in a directory holds a kernel or a shared
+    array (a plain C/C++ header analysed on its own gives nothing but noise)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return False
+            data = f.read(_DEVICE_CODE_SCAN_BYTES)
+    except OSError:
+        return False
+    return any(m in data for m in _DEVICE_CODE_MARKERS)
 
 
 def expand_paths(
@@ -270,8 +306,9 @@ def expand_paths(
 
     Given files are kept as given (even when missing, so that ``check_file`` reports
     them) unless ``exclude`` matches them; directories are recursed into for
-    ``.cu``/``.cuh`` files in sorted order, skipping hidden (``.name``) and excluded
-    files and directories.
+    ``.cu``/``.cuh`` files, and ``.h``/``.hpp``/``.inl`` files that contain
+    ``__global__`` or ``__shared__``, in sorted order, skipping hidden (``.name``) and
+    excluded files and directories.
     """
     seen: set[str] = set()
     out: list[tuple[str, str | None]] = []
@@ -370,6 +407,7 @@ def run_tasks(
     With ``jobs`` > 1 the files are analyzed in that many worker processes. When a
     worker dies (libclang crashing on a file), every file the broken pool did not finish
     is analyzed again on its own, so that only the file that crashes gets an error.
+    Code in a header that several files include is reported once (``dedupe_reports``).
     """
     total = len(tasks)
     todo = [i for i, t in enumerate(tasks) if t.error is None]
@@ -417,8 +455,128 @@ def run_tasks(
                     "process died; please report",
                 )
             count()
-    return [r if r is not None else FileReport(path=t.path, error="not analyzed")
-            for r, t in zip(reports, tasks, strict=True)]
+    out = [r if r is not None else FileReport(path=t.path, error="not analyzed")
+           for r, t in zip(reports, tasks, strict=True)]
+    dedupe_reports(out)
+    return out
+
+
+def _abs(path: str) -> str:
+    try:
+        return os.path.normcase(os.path.normpath(os.path.abspath(path)))
+    except ValueError:  # pragma: no cover - odd characters in a path
+        return path
+
+
+_Context = tuple[str, str, int] | None
+
+
+def _result_context(report: FileReport, r: AccessResult) -> _Context:
+    """The kernel an access was analysed in (name and where it is defined), or None when
+    it was analysed in a ``__device__`` function on its own (no kernel of its file
+    calls it, so its parameters and block shape are unknown)."""
+    assert report.unit is not None
+    for k in report.unit.kernels:
+        if k.name == r.access.kernel:
+            return (k.name, _abs(k.span.file), k.span.line)
+    return None
+
+
+def _rank(r: AccessResult) -> tuple[float, int, int]:
+    # As the model combines shapes: the more ways, the more wavefronts, the less proved.
+    status = {"proved": 0, "worst-case": 1, "unknown": 2}.get(r.status, 2)
+    return (r.ways or 0.0, r.wavefronts or 0, status)
+
+
+def dedupe_reports(reports: Sequence[FileReport]) -> None:
+    """Keep one result per access and context across the reports of one run, in place.
+
+    A header's code is analysed from every file that includes it and from the header on
+    its own. An access is the same when its file, span, kind, architecture and bank mode
+    are; among those, results in a kernel beat the device function analysed on its own,
+    results of a known instantiation beat the uninstantiated template, and a known block
+    shape (launch, annotation, option) beats the assumed one; of equal ones (same kernel,
+    instantiation and shape) the worse is kept, the first in task order on a tie, so
+    that ``-j`` does not change the output. Diagnostics about dropped results go with
+    them; diagnostics without a result (clang's errors in a header) are kept once.
+    """
+    entries: list[tuple[int, AccessResult, _Context]] = []
+    for i, report in enumerate(reports):
+        if report.unit is None:
+            continue
+        for r in report.results:
+            entries.append((i, r, _result_context(report, r)))
+    if len({i for i, _, _ in entries}) > 1:
+        _drop_duplicate_results(reports, entries)
+    seen: set[tuple[str, int, int, str, str]] = set()
+    for report in reports:
+        kept = []
+        for d in report.diagnostics:
+            if d.result is None and d.file:
+                key = (_abs(d.file), d.line, d.column, d.code, d.message)
+                if key in seen:
+                    continue
+                seen.add(key)
+            kept.append(d)
+        report.diagnostics = kept
+
+
+def _drop_duplicate_results(
+    reports: Sequence[FileReport], entries: list[tuple[int, AccessResult, _Context]]
+) -> None:
+    def where(r: AccessResult) -> tuple[str, int, int, int, int, str, str, int]:
+        s = r.access.span
+        return (_abs(s.file), s.line, s.column, s.end_line, s.end_column, r.access.kind,
+                r.arch, r.bank_mode)
+
+    groups: dict[tuple[str, int, int, int, int, str, str, int],
+                 list[tuple[int, AccessResult, _Context]]] = {}
+    for e in entries:
+        groups.setdefault(where(e[1]), []).append(e)
+    dropped: set[int] = set()
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        if any(c is not None for _, _, c in group):
+            dropped.update(id(r) for _, r, c in group if c is None)
+            group = [e for e in group if e[2] is not None]
+        by_kernel: dict[_Context, list[tuple[int, AccessResult, _Context]]] = {}
+        for e in group:
+            by_kernel.setdefault(e[2], []).append(e)
+        for same_kernel in by_kernel.values():
+            if any(r.access.instantiation is not None for _, r, _ in same_kernel):
+                for _, r, _ in same_kernel:
+                    if r.access.instantiation is None:
+                        dropped.add(id(r))
+            by_inst: dict[str | None, list[AccessResult]] = {}
+            for _, r, _ in same_kernel:
+                if id(r) not in dropped:
+                    by_inst.setdefault(r.access.instantiation, []).append(r)
+            for same_inst in by_inst.values():
+                if any(r.block_dim_source != "assumed" for r in same_inst):
+                    for r in same_inst:
+                        if r.block_dim_source == "assumed":
+                            dropped.add(id(r))
+                best: dict[tuple[int, int, int] | None, AccessResult] = {}
+                for r in same_inst:
+                    if id(r) in dropped:
+                        continue
+                    other = best.get(r.block_dim)
+                    if other is None:
+                        best[r.block_dim] = r
+                    elif _rank(r) > _rank(other):
+                        dropped.add(id(other))
+                        best[r.block_dim] = r
+                    else:
+                        dropped.add(id(r))
+    if not dropped:
+        return
+    for i in sorted({i for i, _, _ in entries}):
+        report = reports[i]
+        report.results = [r for r in report.results if id(r) not in dropped]
+        report.diagnostics = [
+            d for d in report.diagnostics if d.result is None or id(d.result) not in dropped
+        ]
 
 
 def _as_completed(futures: Iterable[Future[FileReport]]) -> Iterable[Future[FileReport]]:

@@ -155,12 +155,15 @@ def apply_suppressions(
     report_unused: bool,
     enabled_codes: frozenset[str],
     main_file: str,
+    used_by: Iterable[Diagnostic] = (),
 ) -> tuple[list[Diagnostic], int]:
     """Drop suppressed diagnostics; add unused-suppression reports when asked.
 
     ``sources`` maps a diagnostic's ``file`` to its bytes (None: unreadable, nothing
-    suppressed there). Unused suppressions are only reported for ``main_file``.
-    Returns the kept diagnostics and how many were suppressed.
+    suppressed there). Unused suppressions are only reported for ``main_file``;
+    ``used_by`` are diagnostics in ``main_file`` that other files of the run reported
+    (code in a header analysed from the files that include it): a suppression they
+    hit is used. Returns the kept diagnostics and how many were suppressed.
     """
     by_file: dict[str, list[Suppression]] = {}
 
@@ -180,6 +183,10 @@ def apply_suppressions(
             hit[0].used.add(hit[1])
             suppressed += 1
     if report_unused:
+        for d in used_by:
+            hit = _suppressor(suppressions_of(main_file), d)
+            if hit is not None:
+                hit[0].used.add(hit[1])
         kept.extend(_unused(main_file, suppressions_of(main_file), enabled_codes))
     return kept, suppressed
 

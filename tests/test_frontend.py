@@ -645,8 +645,12 @@ def test_include_dirs_and_defines_pass_through(tmp_path: pathlib.Path) -> None:
     src = '#include "tile.h"\n__global__ void k() { __shared__ int t[TILE][EXTRA]; t[0][0] = 1; }\n'
     tu = parse(tmp_path, src, include_dirs=(str(inc),), defines=("EXTRA=3",))
     assert tu.array("k::t").dims == (8, 3)
-    assert [k.name for k in tu.kernels] == ["k"]  # the header's kernel belongs to the header
-    assert {a.kernel for a in tu.accesses} == {"k"}
+    # A project header's kernel is analysed from the including file, at the header's lines.
+    assert [k.name for k in tu.kernels] == ["in_header", "k"]
+    assert {a.kernel for a in tu.accesses} == {"in_header", "k"}
+    (h,) = [a for a in tu.accesses if a.kernel == "in_header"]
+    assert os.path.samefile(h.span.file, inc / "tile.h")
+    assert (h.span.line, h.span.column, h.text) == (2, 52, "h[0]")
 
 
 def test_non_utf8_source(tmp_path: pathlib.Path) -> None:

@@ -49,20 +49,40 @@ class FixPlanner:
 
     def __post_init__(self) -> None:
         self._layout: LayoutPlanner | None = None
+        self._rechecker = Rechecker(self.unit, self.options)
         if self.source is not None:
             self._layout = LayoutPlanner(
-                self.path, self.unit, self.options, self.source,
-                Rechecker(self.unit, self.options),
+                self.path, self.unit, self.options, self.source, self._rechecker,
             )
+        #: Planners for arrays declared in project headers, by the header's path.
+        self._header_layouts: dict[str, LayoutPlanner | None] = {}
+
+    def _layout_for(self, file: str) -> LayoutPlanner | None:
+        """The planner of the file an array is declared in: the main file's, or one over
+        a header's own bytes, whose edits go to the header."""
+        if self._layout is None or not file or file == self.path or file == self.unit.file:
+            return self._layout
+        if file not in self._header_layouts:
+            try:
+                with open(file, "rb") as f:
+                    header = f.read()
+            except OSError:
+                self._header_layouts[file] = None
+            else:
+                self._header_layouts[file] = LayoutPlanner(
+                    file, self.unit, self.options, header, self._rechecker)
+        return self._header_layouts[file] or self._layout
 
     def array_plan(self, key: str) -> ArrayPlan | None:
         if self._layout is None:
             return None
         try:
-            self.unit.array(key)
+            array = self.unit.array(key)
         except KeyError:
             return None
-        return self._layout.plan(key)
+        layout = self._layout_for(array.span.file)
+        assert layout is not None
+        return layout.plan(key)
 
     def fix_for(self, result: AccessResult) -> Fix | None:
         """The proved fix for the access behind a conflict diagnostic, or None."""

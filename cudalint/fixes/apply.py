@@ -44,8 +44,8 @@ def applicable_fixes(report: FileReport, unsafe: bool) -> list[Fix]:
         fix = d.fix
         if fix is None or fix.applicability not in allowed(unsafe) or not fix.edits:
             continue
-        if any(e.file != report.path for e in fix.edits):
-            continue
+        if len({e.file for e in fix.edits}) != 1:
+            continue  # one fix edits one file (the main file or a header)
         key = tuple(sorted(fix.edits, key=_edit_order))
         if key not in seen:
             seen.add(key)
@@ -116,10 +116,16 @@ class FileFixes:
     report: FileReport | None = None
     error: str | None = None
     titles: list[str] = field(default_factory=list)
+    #: Project headers the fixes edit (code in a header analysed from this file):
+    #: path -> (original, fixed).
+    headers: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
-        return self.fixed != self.original and self.error is None
+        return self.error is None and (
+            self.fixed != self.original
+            or any(a != b for a, b in self.headers.values())
+        )
 
 
 #: Applied to each re-analysis before its fixes are taken (suppressions, the baseline).
@@ -138,15 +144,32 @@ def fix_report(report: FileReport, options: Options, *, unsafe: bool,
     result = FileFixes(report.path, report.source, report.source)
     current = report
     errors_before = _clang_errors(report)
+    headers: dict[str, bytes] = {}  # the current text of each header a fix edits
     for _ in range(MAX_ROUNDS):
         fixes = applicable_fixes(current, unsafe)
         if not fixes:
             break
         assert current.source is not None
-        new, count = apply_fixes(current.source, fixes)
-        if count == 0 or new == current.source:
+        main = [f for f in fixes if f.edits[0].file == report.path]
+        new, count = apply_fixes(current.source, main)
+        changed = new != current.source
+        new_headers = dict(headers)
+        for file in sorted({f.edits[0].file for f in fixes} - {report.path}):
+            if file not in headers:
+                try:
+                    with open(file, "rb") as fh:
+                        headers[file] = new_headers[file] = fh.read()
+                except OSError:
+                    continue
+                result.headers[file] = (headers[file], headers[file])
+            text, n = apply_fixes(headers[file], [f for f in fixes if f.edits[0].file == file])
+            count += n
+            changed = changed or text != headers[file]
+            new_headers[file] = text
+        if count == 0 or not changed:
             break
-        after = check_file(report.path, options, contents=new, selection=selection)
+        after = check_file(report.path, options, contents=new, selection=selection,
+                           headers=new_headers)
         if refilter is not None and after.error is None:
             refilter(after)
         if after.error is not None or _clang_errors(after) > errors_before:
@@ -156,6 +179,9 @@ def fix_report(report: FileReport, options: Options, *, unsafe: bool,
         result.applied += count
         result.titles.extend(f.title for f in fixes[:count])
         result.fixed = new
+        for file, text in new_headers.items():
+            result.headers[file] = (result.headers[file][0], text)
+        headers = new_headers
         result.report = after
         current = after
     return result

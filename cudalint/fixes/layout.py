@@ -412,8 +412,14 @@ class LayoutPlanner:
         first = arrays[0]
         reasons_display: list[str] = []
         reasons_unsafe: list[str] = []
-        if first.span.file and first.span.file != self.unit.file:
+        # The planner edits one file (the main file or a header, see FixPlanner): the
+        # declaration and every access must be in it.
+        if first.span.file and first.span.file != self.path:
             reasons_display.append(f"'{first.name}' is declared in {first.span.file}")
+        elsewhere = sorted({acc.span.file for a in arrays for acc in self.accesses(a)
+                            if acc.span.file and acc.span.file != first.span.file})
+        if elsewhere:
+            reasons_display.append(f"'{first.name}' is also accessed in {elsewhere[0]}")
         for acc in self._opaque:
             what = f" ({acc.text})" if acc.text else ""
             reasons_display.append(

@@ -79,6 +79,25 @@ def is_from_main_file(cursor: ci.Cursor) -> bool:
     return bool(lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor)))
 
 
+def is_from_project(cursor: ci.Cursor) -> bool:
+    """Whether ``cursor`` is in the user's own code: the main file or a header that is not
+    a system header (``-isystem``/``-idirafter`` directories, ``#pragma clang
+    system_header`` as in cudalint's shim and bundled headers, the standard library)."""
+    lib = _lib()
+    loc = lib.clang_getCursorLocation(cursor)
+    if lib.clang_Location_isFromMainFile(loc):
+        return True
+    if lib.clang_Location_isInSystemHeader(loc):
+        return False
+    f = loc.file
+    if f is None:  # predefined and builtin declarations
+        return False
+    # The shim loaded from a precompiled header is not marked as a system header.
+    from cudalint.frontend import shim
+
+    return not str(f.name).startswith(shim.SHIM_DIR.rstrip("/") + "/")
+
+
 def unary_operator_kind(cursor: ci.Cursor) -> int:
     return int(_lib().clang_getCursorUnaryOperatorKind(cursor))
 
