@@ -1,15 +1,17 @@
 """``cudalint [options] PATH...``: the command line.
 
-Exit status: 2 when usage or configuration is invalid or any path could not be read or
-analyzed (the other files are still analyzed and reported); otherwise 1 when a warning
-survives rule selection, suppressions and the baseline (unless ``--exit-zero``); else 0.
-Never prints a traceback.
+Exit status: 2 when usage or configuration is invalid, any path could not be read or
+analyzed (the other files are still analyzed and reported), or more of the run's shared
+accesses are unknown than ``--max-unknown`` allows (the analysis did not see most of the
+code); otherwise 1 when a warning survives rule selection, suppressions and the baseline
+(unless ``--exit-zero``); else 0. Never prints a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import re
 import sys
@@ -17,14 +19,22 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from cudalint import __version__
-from cudalint.api import FileReport, FileTask, diagnostic_sort_key, expand_paths, run_tasks
+from cudalint.api import (
+    FileReport,
+    FileTask,
+    dedupe_reports,
+    diagnostic_sort_key,
+    expand_paths,
+    run_tasks,
+)
 from cudalint.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
 from cudalint.budget import DEFAULT_TIMEOUT
 from cudalint.compdb import CompdbError, CompileDatabase
 from cudalint.config import ConfigError, ConfigFinder, parse_block_dim, parse_timeout
+from cudalint.diagnostics import Diagnostic
 from cudalint.model.arch import Arch, ArchError, parse_arch
 from cudalint.model.results import AccessResult
-from cudalint.options import BankModeOption
+from cudalint.options import BankModeOption, Options
 from cudalint.output import FORMATS, RenderOptions, render
 from cudalint.output import statistics as stats
 from cudalint.output.text import summary as text_summary
@@ -78,13 +88,26 @@ def _seconds(value: str) -> float:
         raise argparse.ArgumentTypeError(f"invalid --timeout '{value}': {exc}") from None
 
 
+def _percent(value: str) -> float:
+    try:
+        number = float(value.rstrip("%"))
+    except ValueError:
+        number = -1.0
+    if not 0 <= number <= 100:  # also rejects nan
+        raise argparse.ArgumentTypeError(
+            f"invalid --max-unknown '{value}' (a percentage from 0 to 100)"
+        )
+    return number
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="cudalint",
         description="Prove shared-memory bank conflicts in CUDA sources, statically.",
         epilog=(
             "Exit status: 0 clean, 1 a warning was reported, 2 a path could not be "
-            "analyzed or the usage or configuration is invalid."
+            "analyzed, more accesses are unknown than --max-unknown allows, or the usage "
+            "or configuration is invalid."
         ),
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
@@ -166,6 +189,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="colour the text output (auto: on a terminal, unless NO_COLOR is set)")
     o.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when warnings are reported (errors still exit 2)")
+    o.add_argument("--max-unknown", type=_percent, default=stats.DEFAULT_MAX_UNKNOWN,
+                   metavar="PERCENT",
+                   help=f"exit 2 with an error when more than PERCENT of the shared "
+                        f"accesses are unknown: the analysis did not see most of the code "
+                        f"(default {stats.DEFAULT_MAX_UNKNOWN:g}; 100: never)")
     o.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
     o.add_argument("-v", "--verbose", action="store_true",
                    help="say which configuration and compile command each file uses")
@@ -245,8 +273,13 @@ def use_color(choice: str, stream: TextIO) -> bool:
         return False
 
 
-def exit_status(reports: Sequence[FileReport], exit_zero: bool) -> int:
+def exit_status(
+    reports: Sequence[FileReport], exit_zero: bool,
+    max_unknown: float = stats.DEFAULT_MAX_UNKNOWN,
+) -> int:
     if any(report.error is not None for report in reports):
+        return EXIT_ERROR
+    if stats.totals(reports).too_unknown(max_unknown):
         return EXIT_ERROR
     if not exit_zero and any(
         d.severity in ("warning", "error") for report in reports for d in report.diagnostics
@@ -351,8 +384,66 @@ def _tasks(
     return unique, codes
 
 
+def _shim_copy() -> str | None:
+    """A copy of the in-memory shim on disk, so that ``-v``'s clang line runs as is."""
+    from cudalint.frontend.parse import write_shim
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    directory = os.path.join(base, "cudalint", f"shim-{__version__}")
+    try:
+        write_shim(directory)
+    except OSError:
+        return None
+    return directory
+
+
+def _log_tasks(log: Callable[[str], None], tasks: Sequence[FileTask],
+               codes: dict[str, frozenset[str]]) -> None:
+    """``-v``: per file, the settings in effect and the exact clang command line."""
+    import shlex
+
+    from cudalint.frontend.parse import command_line
+
+    shim_dir: str | None = None
+    shim_said = False
+    for task in tasks:
+        if task.error is not None:
+            continue
+        o = task.options
+        if o.block_dim is not None:
+            shape = f"{','.join(map(str, o.block_dim))} (from --block-dim or configuration)"
+        else:
+            shape = "from launch sites, else assumed"
+        modes = "+".join(str(m) for m in _bank_modes(o))
+        timeout = f"{o.timeout:g} s" if o.timeout else "none"
+        rules = ",".join(sorted(codes.get(task.path, frozenset()))) or "none"
+        log(f"{task.path}: arch {o.arch}, bank mode {modes}, block shape {shape}, "
+            f"std {o.std}, timeout {timeout}, rules {rules}")
+        if not shim_said:
+            shim_said = True
+            shim_dir = _shim_copy()
+            if shim_dir is not None:
+                log(f"cudalint's shim headers (in memory when analyzing) copied to {shim_dir}")
+        log(f"{task.path}: {shlex.join(command_line(task.path, o, shim_dir))}")
+
+
+def _bank_modes(options: Options) -> tuple[int, ...]:
+    try:
+        return options.bank_modes()
+    except ArchError:
+        return (4,)
+
+
 def _suppress(reports: Sequence[FileReport], codes: dict[str, frozenset[str]]) -> None:
     sources: dict[str, bytes | None] = {r.path: r.source for r in reports}
+    # Diagnostics in a file that other files reported (a header they include), before
+    # any is suppressed: a suppression in the header that they hit is not unused.
+    elsewhere: dict[str, list[Diagnostic]] = {}
+    if any(UNUSED_CODE in c for c in codes.values()):
+        for other in reports:
+            for d in other.diagnostics:
+                if d.file != other.path:
+                    elsewhere.setdefault(os.path.abspath(d.file), []).append(d)
     for report in reports:
         if report.unit is None:
             continue
@@ -366,6 +457,8 @@ def _suppress(reports: Sequence[FileReport], codes: dict[str, frozenset[str]]) -
             report_unused=UNUSED_CODE in enabled,
             enabled_codes=enabled,
             main_file=report.path,
+            used_by=[dataclasses.replace(d, file=report.path)
+                     for d in elsewhere.get(os.path.abspath(report.path), ())],
         )
         report.diagnostics = sorted(kept, key=diagnostic_sort_key)
         report.suppressed += suppressed
@@ -466,6 +559,8 @@ def _run(argv: Sequence[str] | None) -> int:
         raise UsageError(str(exc)) from None
     if compdb is not None and log is not None:
         log(f"compilation database: {compdb.path} ({len(compdb)} files)")
+    if log is not None:
+        _log_tasks(log, tasks, codes)
 
     jobs = args.jobs or (os.cpu_count() or 1)
     progress: ProgressBar | None = None
@@ -508,14 +603,20 @@ def _run(argv: Sequence[str] | None) -> int:
             color=use_color(args.color, sys.stdout),
             quiet=args.quiet,
             show_all=args.show_all,
+            max_unknown=args.max_unknown,
         )
         sys.stdout.write(render(args.format, reports, render_options))
     if args.format == "text":
         for report in reports:
             if report.error is not None:
                 sys.stderr.write(_error_line(report) + "\n")
+        run_totals = stats.totals(reports)
+        if run_totals.too_unknown(args.max_unknown):
+            sys.stderr.write(
+                f"cudalint: error: {stats.unknown_message(run_totals, args.max_unknown)}\n"
+            )
     sys.stdout.flush()
-    return exit_status(reports, args.exit_zero)
+    return exit_status(reports, args.exit_zero, args.max_unknown)
 
 
 # ==== fixes (issue 5): --fix, --unsafe-fixes, --diff ====================================
@@ -549,6 +650,7 @@ def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
 
     status = EXIT_OK
     fixed_files = applied = 0
+    edited: set[str] = set()
     for i, (task, report) in enumerate(zip(tasks, reports, strict=True)):
         if report.error is not None or report.source is None or report.unit is None:
             if report.error is not None and args.diff:
@@ -562,22 +664,31 @@ def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
             continue
         if not result.changed:
             continue
+        # Code in a header is fixed from the first file (in task order) that includes
+        # it: one diff, one write per file and run.
+        files = [(report.path, result.original, result.fixed),
+                 *((h, a, b) for h, (a, b) in sorted(result.headers.items()))]
+        files = [f for f in files if f[1] != f[2] and os.path.abspath(f[0]) not in edited]
+        edited.update(os.path.abspath(f[0]) for f in files)
         if args.diff:
-            sys.stdout.write(unified_diff(report.path, result.original, result.fixed))
-            status = max(status, EXIT_FINDINGS)
+            for path, before, after in files:
+                sys.stdout.write(unified_diff(path, before, after))
+                status = max(status, EXIT_FINDINGS)
             continue
         try:
-            write_atomically(report.path, result.fixed, expected=result.original)
+            for path, before, after in files:
+                write_atomically(path, after, expected=before)
         except FixError as exc:
             sys.stderr.write(f"cudalint: error: {exc}\n")
             continue
-        fixed_files += 1
+        fixed_files += len(files)
         applied += result.applied
         if result.report is not None:
             reports[i] = result.report
     if args.diff:
         sys.stdout.flush()
         return status
+    dedupe_reports(reports)  # the re-analyses repeat code in headers again
     if args.baseline is not None and os.path.exists(args.baseline):
         _baseline(args.baseline, reports)
     if not args.quiet:

@@ -495,4 +495,4 @@ def test_end_to_end_padded_is_clean(real_kernel: Path, capsys: pytest.CaptureFix
                            encoding="utf-8")
     code, out, _ = run(capsys, "transpose.cu")
     assert code == 0, out
-    assert out == "1 file, 2 accesses analyzed (2 proved), 0 conflicts\n"
+    assert out == "1 file, 2 accesses: 2 proved, 0 worst-case, 0 unknown; 0 conflicts\n"

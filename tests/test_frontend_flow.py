@@ -131,7 +131,7 @@ __global__ void k(int n) {
     (k,) = {n for n in walk(block.offset) if isinstance(n, Sym) and n.name.startswith("k@L3")}
     assert not k.lane_dependent and k.induction is None
     env = tid(5, k_L3=2, blockDim_x=64, n=1000)
-    env["k@L3"] = 2
+    env[k.name] = 2  # k@L3:i, the iteration count of the loop of i (line 3)
     assert evaluate(block.offset, env) == 4 * (5 + 2 * 64)
     assert block.guard is not None and evaluate(block.guard, {**env, "n": 100}) == 0
     (st,) = set(syms(only(tu, "s[threadIdx.x + st]").offset, "st"))

@@ -72,7 +72,7 @@ def test_empty_file_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     Path("k.cu").write_bytes(b"")
     code, out, _ = run(capsys, "k.cu")
     assert code == 0
-    assert out == "1 file, 0 accesses analyzed (0 proved), 0 conflicts\n"
+    assert out == "1 file, 0 accesses: 0 proved, 0 worst-case, 0 unknown; 0 conflicts\n"
 
 
 def test_binary_garbage_is_an_error_and_the_rest_is_analyzed(
@@ -285,7 +285,9 @@ def test_division_by_zero_in_an_index_is_unknown(capsys: pytest.CaptureFixture[s
         "  o[5] = s[threadIdx.x * 2];"
     ), encoding="utf-8")
     code, doc = run_json(capsys, "k.cu")
-    assert code == 1 and doc["errors"] == []
+    # most accesses unknown: more than --max-unknown allows (50%), an error (exit 2)
+    assert code == 2 and doc["errors"] == []
+    assert doc["summary"]["too_many_unknown"] is True  # type: ignore[index,call-overload]
     by_line = {a["line"]: a for a in doc["accesses"]}  # type: ignore[union-attr,index]
     for line in (3, 4, 5, 7):
         assert by_line[line]["status"] == "unknown", by_line[line]

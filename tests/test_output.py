@@ -128,13 +128,22 @@ def assert_valid(document: Any) -> None:
     jsonschema.validate(document, SCHEMA)
 
 
+#: The JSON ``summary`` of a run that analyzed nothing.
+SUMMARY = {"files": 0, "failed_files": 0, "accesses": 0, "proved": 0, "worst_case": 0,
+           "unknown": 0, "conflicts": 0, "max_unknown_percent": 50.0,
+           "too_many_unknown": False}
+
+
 def test_schema_checker_catches_mistakes() -> None:
-    good = {"version": 1, "diagnostics": [], "accesses": [], "errors": []}
+    good = {"version": 1, "diagnostics": [], "accesses": [], "errors": [],
+            "summary": SUMMARY}
     assert validate(good, SCHEMA) == []
     assert validate({**good, "version": 2}, SCHEMA)
     assert validate({**good, "extra": 1}, SCHEMA)
     assert validate({"version": 1, "diagnostics": []}, SCHEMA)
     assert validate({**good, "errors": [{"file": "a.cu"}]}, SCHEMA)
+    assert validate({**good, "summary": {**SUMMARY, "unknown": -1}}, SCHEMA)
+    assert validate({**good, "summary": {**SUMMARY, "too_many_unknown": 1}}, SCHEMA)
 
 
 # --- golden snapshots ----------------------------------------------------------------------
@@ -312,8 +321,9 @@ def test_quiet_drops_the_summary(workdir: Path, capsys: pytest.CaptureFixture[st
 
 def test_summary_counts(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "clean.cu")
-    assert out == "1 file, 2 accesses analyzed (2 proved), 0 conflicts\n"
+    assert out == "1 file, 2 accesses: 2 proved, 0 worst-case, 0 unknown; 0 conflicts\n"
     _, out, _ = run(capsys, "clean.cu", "transpose.cu", "missing.cu")
     assert out.endswith(
-        "3 files, 4 accesses analyzed (4 proved), 1 conflict; 1 file could not be analyzed\n"
+        "3 files, 4 accesses: 4 proved, 0 worst-case, 0 unknown; 1 conflict; "
+        "1 file could not be analyzed\n"
     )

@@ -119,7 +119,8 @@ def _stable_sarif(text: str) -> str:
 def test_fixture_snapshot_text(fixture_outputs: dict[str, tuple[int, str, str]]) -> None:
     code, out, err = fixture_outputs["text"]
     assert (code, err) == (1, "")
-    assert re.search(r"^\d+ files, \d+ accesses analyzed \(\d+ proved\), \d+ conflicts$",
+    assert re.search(r"^\d+ files, \d+ accesses: \d+ proved, \d+ worst-case, \d+ unknown"
+                     r"( \(\S+%\))?; \d+ conflicts$",
                      out.splitlines()[-1])
     check_golden("fixtures.txt", out)
 
@@ -280,10 +281,14 @@ def test_cli_sarif_and_json_validate(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_the_json_validator_catches_mistakes() -> None:
-    good = {"version": 1, "diagnostics": [], "accesses": [], "errors": []}
+    good = {"version": 1, "diagnostics": [], "accesses": [], "errors": [],
+            "summary": {"files": 0, "failed_files": 0, "accesses": 0, "proved": 0,
+                        "worst_case": 0, "unknown": 0, "conflicts": 0,
+                        "max_unknown_percent": 50.0, "too_many_unknown": False}}
     validate_json(good)
     for bad in ({**good, "version": 2}, {**good, "extra": 1},
-                {**good, "errors": [{"file": "a.cu"}]}):
+                {**good, "errors": [{"file": "a.cu"}]},
+                {k: v for k, v in good.items() if k != "summary"}):
         with pytest.raises(AssertionError):
             validate_json(bad)
 
@@ -336,7 +341,7 @@ def test_statistics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         "1  CL002  possible-bank-conflict (warning)\n"
         "1  CL003  unknown-shared-index (info)\n"
         "1  CL004  partial-parse (info)\n"
-        "3 files, 7 accesses analyzed (5 proved), 3 conflicts\n"
+        "3 files, 7 accesses: 5 proved, 1 worst-case, 1 unknown (14%); 3 conflicts\n"
     )
     _, out, _ = run(capsys, "--statistics", "--format", "json", "transpose.cu")
     assert json.loads(out) == [

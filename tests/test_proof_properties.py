@@ -159,7 +159,12 @@ def test_proof_matches_brute_force(
     access = Access("k::s", "k", kind, width, offset, SPAN, guard=guard)  # type: ignore[arg-type]
     a = parse_arch(arch[0])
     r = prove(access, array, Shape(shape, "launch"), a, arch[1])
-    assert r.status != "unknown", r.reason
+    if r.status == "unknown":
+        # A uniform value that changes the lane pattern beyond the exact formulas is not
+        # searched over a small range (issue 13, item 3): only this honest unknown is allowed.
+        assert r.reason is not None and "cannot prove for every value" in r.reason, r.reason
+        assert "=" not in r.reason, r.reason  # no witness value
+        return
     p = period(a, arch[1], width)
     bases = range(0, p, alignment(array, width))
     samples = [

@@ -91,7 +91,7 @@ def test_suppressed(fake: FakePipeline, capsys: pytest.CaptureFixture[str], line
     code, out, _ = run(capsys, "transpose.cu")
     assert code == 0
     assert "[CL001]" not in out
-    assert out == "1 file, 2 accesses analyzed (2 proved), 0 conflicts\n"
+    assert out == "1 file, 2 accesses: 2 proved, 0 worst-case, 0 unknown; 0 conflicts\n"
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ and names its inputs; it is never guessed.
   (``if (tid >= n) return;`` → later guards include ``!(tid >= n)``).
 - loops: ``for (i = START; i CMP BOUND; i OP= STEP)`` makes ``i`` a uniform symbol with
   an ``Induction`` when START and STEP are uniform, or ``START + k*STEP`` with a fresh
-  uniform ``k@L<line>`` when START depends on the lane. Every other variable assigned in
+  uniform ``k@L<line>:<variable>`` when START depends on the lane. Every other variable assigned in
   the loop is opaque inside and after it.
 - regions: a new straight-line region starts at every branch or loop boundary, barrier,
   atomic, inline asm, and call that is not known to be barrier-free; nvcc can merge
@@ -29,6 +29,7 @@ and names its inputs; it is never guessed.
 
 from __future__ import annotations
 
+import ctypes
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
@@ -49,7 +50,7 @@ from cudalint.frontend.consteval import (
     UO_PRE_INC,
     evaluate_int,
     fold,
-    is_from_main_file,
+    is_from_project,
     unary_operator_kind,
 )
 from cudalint.frontend.cursors import (
@@ -82,6 +83,7 @@ from cudalint.frontend.cursors import (
     int_type,
     key_of,
     node_int_type,
+    split_top_level,
     strip,
 )
 from cudalint.frontend.tree import Node, build
@@ -97,7 +99,6 @@ from cudalint.ir import (
     Expr,
     Induction,
     IntType,
-    Launch,
     Note,
     Opaque,
     Select,
@@ -108,6 +109,12 @@ from cudalint.ir import (
 
 if TYPE_CHECKING:
     from cudalint.frontend.walker import Walker
+
+#: The call clang puts in a ``<<<>>>`` expression for its launch configuration (the shim's
+#: ``cudaConfigureCall``; real toolkits since CUDA 9.2: ``__cudaPushCallConfiguration``).
+LAUNCH_CONFIG_CALLS = frozenset(
+    {"cudaConfigureCall", "__cudaPushCallConfiguration", "hipConfigureCall"}
+)
 
 #: Calls after which accesses are not merged with the ones before.
 BARRIERS = frozenset([
@@ -133,6 +140,86 @@ _SHARED_ASM = re.compile(
     r"|red\.shared|ld\.volatile\.shared|st\.volatile\.shared|ld\.[\w.]*shared|st\.[\w.]*shared"
     r"|atom\.[\w.]*shared|red\.[\w.]*shared|mbarrier|wgmma|tcgen05)"
 )
+
+#: One PTX instruction of an asm template that touches shared memory, by its opcode.
+_PTX_SHARED_OP = re.compile(
+    r"^\s*(?:@!?\w+\s+)?(ldmatrix|stmatrix|cp\.async|ld|st|atom|red)((?:\.[\w:]+)+)")
+_PTX_TYPE = re.compile(r"\.(?:b|u|s|f|bf|e4m3|e5m2)(8|16|32|64|128)(x2)?$")
+_PTX_OPERAND = re.compile(r"\[\s*[%$](\d+)\s*(?:([+-])\s*(-?(?:0[xX][0-9a-fA-F]+|\d+)))?\s*\]")
+_PTX_COUNT = re.compile(r"\.(x1|x2|x4)\b")
+
+
+def _register_asm_api() -> bool:
+    """libclang's GCC asm queries (clang 21+), which the bindings do not wrap."""
+    lib = ci.conf.lib
+    try:
+        tmpl = lib.clang_Cursor_getGCCAssemblyTemplate
+        outs = lib.clang_Cursor_getGCCAssemblyNumOutputs
+        ins = lib.clang_Cursor_getGCCAssemblyNumInputs
+    except AttributeError:
+        return False
+    tmpl.argtypes = [ci.Cursor]
+    tmpl.restype = ci._CXString
+    for f in (outs, ins):
+        f.argtypes = [ci.Cursor]
+        f.restype = ctypes.c_uint
+    return True
+
+
+_asm_api: list[bool] = []
+
+
+def asm_parts(cursor: ci.Cursor) -> tuple[str, int, int] | None:
+    """(template with operands as ``$N``, outputs, inputs) of a GCC ``asm`` statement,
+    or None where this libclang cannot say (the source text then stands in)."""
+    if not _asm_api:
+        _asm_api.append(_register_asm_api())
+    if not _asm_api[0]:
+        return None
+    lib = ci.conf.lib
+    try:
+        text = ci._CXString.from_result(lib.clang_Cursor_getGCCAssemblyTemplate(cursor))
+        return text, int(lib.clang_Cursor_getGCCAssemblyNumOutputs(cursor)), int(
+            lib.clang_Cursor_getGCCAssemblyNumInputs(cursor))
+    except Exception:  # an older libclang: the source text stands in
+        return None
+
+
+def asm_template_text(source: str) -> str:
+    """The template of ``asm("..." "..." : ...)`` read from its source text: the string
+    literals before the first ``:`` outside them (escapes left as written)."""
+    out: list[str] = []
+    i = source.find("(")
+    while 0 <= i < len(source):
+        ch = source[i]
+        if ch == ":":
+            break
+        if ch == '"':
+            j = i + 1
+            while j < len(source) and source[j] != '"':
+                j += 2 if source[j] == "\\" else 1
+            out.append(source[i + 1:j].replace("\\n", "\n").replace("\\t", " "))
+            i = j
+        i += 1
+    return "".join(out)
+
+
+def ptx_width(suffixes: str) -> int | None:
+    """Bytes per lane that ``ld``/``st``/``atom`` with these suffixes move
+    (``.shared.v4.b32`` → 16), or None."""
+    vec = 1
+    bits: int | None = None
+    for part in suffixes.split(".")[1:]:
+        if part in ("v2", "v4", "v8"):
+            vec = int(part[1:])
+        m = _PTX_TYPE.match("." + part)
+        if m:
+            bits = int(m.group(1)) * (2 if m.group(2) else 1)
+    if bits is None:
+        return None
+    width = bits * vec // 8
+    return width if width in (1, 2, 4, 8, 16) else None
+
 
 _MAX_DEPTH = 8  # nested inlined calls
 #: Expressions nested deeper than this (in the source) become an unknown value: the
@@ -274,6 +361,91 @@ def _usual(a: IntType, b: IntType) -> IntType:
     return s
 
 
+_OVERLOADED_REF = K.OVERLOADED_DECL_REF.value
+
+#: Integer types a type template parameter may be bound to, by the spelling its
+#: argument has (``I tx = threadIdx.x`` inside ``k<int>``): an uninstantiated body only
+#: knows ``I``.
+_INT_SPELLINGS: dict[str, IntType] = {
+    **{n: IntType(8, True) for n in ("char", "signed char", "int8_t")},
+    **{n: IntType(8, False) for n in ("unsigned char", "uint8_t")},
+    **{n: IntType(16, True) for n in ("short", "short int", "int16_t")},
+    **{n: IntType(16, False) for n in ("unsigned short", "unsigned short int", "uint16_t")},
+    **{n: INT for n in ("int", "signed", "signed int", "int32_t", "bool")},
+    **{n: UINT for n in ("unsigned", "unsigned int", "uint32_t", "uint")},
+    **{n: LONG for n in ("long", "long int", "long long", "long long int", "int64_t",
+                         "ptrdiff_t", "intptr_t", "ssize_t")},
+    **{n: IntType(64, False) for n in (
+        "unsigned long", "unsigned long int", "unsigned long long",
+        "unsigned long long int", "uint64_t", "size_t", "uintptr_t")},
+}
+
+
+def overloaded_callee(c: Node) -> ci.Cursor | None:
+    """The unresolved name a call in a template body names (``put<S>(...)``, ``a * b``
+    on operands of dependent type): clang keeps the candidates, not a callee."""
+    if c.referenced is not None:
+        return None
+    for ch in c.children:
+        s = strip(ch)
+        if s.kind == N.DECL_REF:
+            ref = s.referenced
+            if ref is not None and ref._kind_id == _OVERLOADED_REF:
+                return ref
+        elif s.kind == _OVERLOADED_REF:
+            return s.cursor
+    return None
+
+
+#: How an opaque value that clang itself left unresolved is described (issue 13, item 5).
+_UNRESOLVED = ("which clang could not resolve (a declaration it uses did not parse, "
+               "or its type depends on a template parameter)")
+
+
+def _quoted_text(text: str, limit: int = 60) -> str:
+    """``'a * b'``: source text on one line, shortened, for a reason."""
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"'{text}'" if text else "an expression"
+
+
+def call_name(c: Node) -> str:
+    """The name a call names, also where the call is still unresolved in a template."""
+    name = c.spelling
+    if name or c.kind != N.CALL:
+        return name
+    ref = overloaded_callee(c)
+    return str(ref.spelling) if ref is not None else ""
+
+
+def is_callee_ref(ch: Node) -> bool:
+    """``ch`` is the callee reference of an (operator) call, not an operand."""
+    s = strip(ch)
+    if s.kind == _OVERLOADED_REF:
+        return True
+    if s.kind != N.DECL_REF:
+        return False
+    ref = s.referenced
+    if ref is None:
+        return False
+    return ref._kind_id == _OVERLOADED_REF or (
+        ref.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE)
+        and str(ref.spelling).startswith("operator"))
+
+
+def overload_candidates(ref: ci.Cursor) -> list[ci.Cursor]:
+    lib = ci.conf.lib
+    out: list[ci.Cursor] = []
+    for i in range(int(lib.clang_getNumOverloadedDecls(ref))):
+        d = lib.clang_getOverloadedDecl(ref, i)
+        if d is None:
+            continue
+        d._tu = ref._tu
+        out.append(d)
+    return out
+
+
 class Executor:
     """Runs function bodies under one set of template arguments."""
 
@@ -299,6 +471,10 @@ class Executor:
         self.stack: list[str] = []
         self.inlined: set[str] = set()
         self.returns: list[tuple[tuple[Expr, ...], Expr | None]] = []
+        #: Shared pointers the function being run returns (None: one it cannot follow).
+        self.ret_ptrs: list[Ptr | None] = []
+        #: The shared pointer an inlined call returned, by id() of the call's Node.
+        self.call_ptrs: dict[int, Ptr | None] = {}
         self.carved: dict[int, SharedArray] = {}
         self.loop_assigned_cache: dict[int, set[int]] = {}
         #: Integer locals holding a shared-window address (``__cvta_generic_to_shared``).
@@ -321,7 +497,10 @@ class Executor:
             t = node_int_type(p)
             if var is None or t is None:
                 continue
-            if fn.is_kernel:
+            if fn.is_kernel and p.spelling in self.env.params:
+                # the constant every launch of this environment passes (cudalint.frontend.host)
+                self.values[key_of(p.cursor)] = Const(self.env.params[p.spelling], t)
+            elif fn.is_kernel:
                 self.values[key_of(p.cursor)] = Sym(p.spelling, t)
             else:
                 self.values[key_of(p.cursor)] = Opaque(
@@ -472,7 +651,8 @@ class Executor:
             got = self.local(n)
             if got is not None:
                 v = self.values.get(got[0])
-                if isinstance(v, Ptr) and got[1].init is not None and self._is_reference(n):
+                if isinstance(v, Ptr) and (got[1].init is not None or got[1].is_param) \
+                        and self._is_reference(n):
                     return self.deref(v, n.type)
             return None
         if kind == N.ARRAY_SUBSCRIPT:
@@ -612,9 +792,92 @@ class Executor:
             if p is None or n.ckind != TK.POINTER.value:
                 return None
             return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown)
-        if kind == N.CALL and n.spelling == "operator " + n.type.spelling:
-            return None
+        if kind == N.CALL:
+            if id(n) in self.call_ptrs:
+                return self.call_ptrs[id(n)]  # an inlined helper returning a pointer
+            return self.conversion_ptr(n)
         return None
+
+    def conversion_ptr(self, n: Node) -> Ptr | None:
+        """The shared pointer a class's conversion operator yields: NVIDIA's
+        ``T *sdata = SharedMemory<T>();`` (``operator T *()`` returns the dynamic window).
+        Resolved: the instantiated operator. In a template body: the class template's
+        operator to a pointer, with the class's arguments read from the caller's."""
+        ref = n.referenced
+        env = Env()
+        conv: ci.Cursor | None = None
+        if ref is not None:
+            if ref.kind == K.CONVERSION_FUNCTION:
+                conv = ref
+        elif n.ckind in DEPENDENT_KINDS or n.ckind == TK.RECORD.value:
+            tmpl = next((ch.referenced for ch in n.children
+                         if ch.kind == K.TEMPLATE_REF.value), None)
+            if tmpl is None or tmpl.kind != K.CLASS_TEMPLATE:
+                return None
+            convs = [ch for ch in tmpl.get_children() if ch.kind == K.CONVERSION_FUNCTION
+                     and ch.result_type.get_canonical().kind == TK.POINTER]
+            convs.sort(key=lambda ch: ch.result_type.get_pointee().is_const_qualified())
+            conv = convs[0] if convs else None
+            if conv is not None:
+                env = self.class_env(n, tmpl)
+        if conv is None:
+            return None
+        fn = self.member_function(conv)
+        if fn is None or self.depth >= _MAX_DEPTH or fn.name in self.stack:
+            return None
+        n_acc, order, notes = len(self.accesses), self.order, len(self.w.notes)
+        try:
+            return self.run_body(fn, env, {})
+        finally:
+            # Run for its value only (each time the value is asked for): whatever it
+            # would access is not reported here.
+            del self.accesses[n_acc:]
+            del self.w.notes[notes:]
+            self.order = order
+
+    def class_env(self, n: Node, tmpl: ci.Cursor) -> Env:
+        """The template arguments ``Cls<A, B>`` names, read with the caller's own."""
+        env = Env()
+        m = re.search(r"<(.*)>", self.w.slice(n.extent), re.S)
+        if m is None:
+            return env
+        params = [ch for ch in tmpl.get_children() if ch.kind in (
+            K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
+        for p, text in zip(params, split_top_level(m.group(1)), strict=False):
+            spelled = " ".join(text.split())
+            if p.kind == K.TEMPLATE_TYPE_PARAMETER:
+                bound = self.env.types.get(spelled)
+                size = self.w.type_size(spelled) if bound is None else None
+                if bound is None and size is not None:
+                    bound = (spelled, size)
+                if bound is not None:
+                    env.types[p.spelling] = bound
+            elif spelled in self.env.values:
+                env.values[p.spelling] = self.env.values[spelled]
+            else:
+                v = self.w.eval_text(spelled)
+                if v is not None:
+                    env.values[p.spelling] = v
+        return env
+
+    def member_function(self, cursor: ci.Cursor) -> Function | None:
+        """A member function (a class template's, or an instantiated one) as a Function
+        the executor can run; its body's ``__shared__`` declarations are scanned."""
+        cache = self.w.member_functions
+        k = key_of(cursor)
+        if k in cache:
+            return cache[k]
+        node = build(cursor)
+        body = next((ch for ch in node.children if ch.kind == N.COMPOUND_STMT), None)
+        fn: Function | None = None
+        if body is not None:
+            parent = cursor.semantic_parent
+            owner = str(parent.spelling) if parent is not None else ""
+            name = f"{owner}::operator {cursor.result_type.spelling}"
+            fn = Function(node, name, False, True, [], body)
+            self.w._scan_function(fn)
+        cache[k] = fn
+        return fn
 
     @staticmethod
     def pointee(t: ci.Type) -> ci.Type | None:
@@ -779,6 +1042,8 @@ class Executor:
                     self.scan(ch, LOAD)
                     if node_int_type(ch) is not None:
                         value = self.expr(ch)
+                    elif ch.ckind == TK.POINTER.value:
+                        self.ret_ptrs.append(self.ptr_value(ch))
             self.flush()
             self.returns.append((self.guards, value))
             return Exits(ret=_TRUE)
@@ -855,38 +1120,65 @@ class Executor:
             p = self.ptr_value(init)
             self.flush()
             if p is not None:
+                # The declared type decides what the pointer points to (an implicit
+                # conversion: ``T *p = SharedMemory<T>()``, ``void *v = s``).
+                p = Ptr(p.array, p.decl, p.offset, self.pointee(t) or p.pointee, p.unknown)
                 p = self.carve(d, p)
             self.set_value(k, p)
             return
         self.scan(init, LOAD)
         value: Expr | None = None
-        if int_type(t) is not None:
+        if self.itype(t) is not None:
             value = self.convert(self.expr(init), init, t)
             target = self.shared_address(init)
             if target is not None:
                 self.shared_addrs[k] = target
+            else:
+                self.shared_addrs.pop(k, None)
         self.flush()
         self.set_value(k, value)
 
     def shared_address(self, n: Node) -> Ptr | None:
-        """The shared pointer behind ``__cvta_generic_to_shared(p)`` (for inline PTX)."""
+        """The shared place an integer shared-window address designates (for inline PTX):
+        ``__cvta_generic_to_shared(p)``, a local holding one, and such an address plus or
+        minus a byte count (``base + (row * 40 + col) * sizeof(half)``)."""
         s = strip(n)
         while s.kind in CASTS and s.expr_children():
             s = strip(s.expr_children()[-1])
-        if s.kind == N.CALL and s.spelling == "__cvta_generic_to_shared":
+        if s.kind == N.CALL and call_name(s) == "__cvta_generic_to_shared":
             args = arguments(s)
-            return self.ptr_value(args[0]) if args else None
+            p = self.ptr_value(args[0]) if args else None
+            if p is None:
+                return None
+            return Ptr(p.array, p.decl, p.offset, self.scalar(p.pointee), p.unknown)
         if s.kind == N.DECL_REF:
             ref = s.referenced
-            if ref is not None:
-                return self.shared_addrs.get(key_of(ref))
-        if s.kind == N.BINARY and s.spelling in ("+", "-"):
-            for ch in s.children:
-                p = self.shared_address(ch)
-                if p is not None:
-                    return Ptr(p.array, p.decl, Opaque("an address computed for inline PTX"),
-                               p.pointee, "")
+            if ref is None:
+                return None
+            k = key_of(ref)
+            var = self.fn.vars.get(k) if self.fn is not None else None
+            if var is not None and (var.assigned or var.address_taken):
+                return None  # written after its declaration: the recorded value may be old
+            return self.shared_addrs.get(k)
+        if s.kind == N.BINARY and s.spelling in ("+", "-") and len(s.children) == 2:
+            lhs, rhs = s.children
+            p = self.shared_address(lhs)
+            other = rhs
+            if p is None and s.spelling == "+":
+                p, other = self.shared_address(rhs), lhs
+            if p is None or node_int_type(other) is None:
+                return None
+            step = self._long(self.expr(other))
+            return Ptr(p.array, p.decl, _plus(p.offset, step, s.spelling), p.pointee, p.unknown)
         return None
+
+    @staticmethod
+    def scalar(t: ci.Type | None) -> ci.Type | None:
+        """``t`` without its array dimensions (what an address into it points at)."""
+        while t is not None and t.get_canonical().kind in ARRAY_TYPES:
+            canon = t.get_canonical()
+            t = t.element_type if t.kind in ARRAY_TYPES else canon.element_type
+        return t
 
     def carve(self, d: Node, p: Ptr) -> Ptr:
         """A pointer into the dynamic window at a uniform offset becomes its own array."""
@@ -902,6 +1194,7 @@ class Executor:
             size = self.type_bytes(p.pointee)
             pointee = p.pointee
             elem = pointee.spelling.replace("volatile ", "").replace("const ", "").strip()
+            elem = self.env.types.get(elem, (elem, 0))[0]  # ``T`` of the instantiation
             rec = SharedArray(
                 key=f"{self.fn.name}::{d.spelling}", name=d.spelling, element_type=elem,
                 element_bytes=size or 0, dims=(0,), span=self.w.span(d.extent),
@@ -1043,7 +1336,7 @@ class Executor:
             return n.children[0]
         if kind != N.CALL:
             return None
-        name = n.spelling
+        name = call_name(n)
         if name.startswith("operator") and (
                 name.endswith(("=", "++", "--"))
                 and name not in ("operator==", "operator!=", "operator<=", "operator>=")):
@@ -1067,9 +1360,7 @@ class Executor:
         if len(children) == 4:
             return children[0], children[1], children[2], body
         start = int(n.extent.start.offset)
-        src = self.w.source
-        if n.extent.start.file is None or str(n.extent.start.file.name) != self.w.main:
-            return None
+        src = self.w.bytes_at(n.extent.start)  # the file the loop is in (maybe a header)
         i = src.find(b"(", start)
         depth = 0
         semis: list[int] = []
@@ -1285,7 +1576,7 @@ class Executor:
         if lane_dependent(start):
             if op not in ("+", "-"):
                 return Opaque(f"'{name}' is a loop variable", dedupe([start, step]), t)
-            k = Sym(f"k@L{line}", t)
+            k = Sym(f"k@L{line}:{name}", t)  # the loop's iteration count (shown by name)
             return fold(Binary(op, start, fold(Binary("*", k, step, t)), t))  # type: ignore[arg-type]
         if bound is not None and lane_dependent(bound):
             cmp, bound = None, None
@@ -1415,6 +1706,25 @@ class Executor:
         if kind == N.UNARY and len(c.children) == 1:
             self.scan(c.children[0], LOAD)
 
+    def dependent_write(self, c: Node, targets: list[Node], op: str | None) -> None:
+        """An unresolved operator call in a template body (``i += 32`` on ``I i``) writes
+        a local whose type the instantiation makes an integer: follow its value."""
+        if overloaded_callee(c) is None or not targets:
+            return
+        rhs = targets[1] if len(targets) > 1 else None
+        if op is None and rhs is None:
+            return
+        self.queue_write(targets[0], rhs, op)
+
+    def itype(self, t: ci.Type) -> IntType | None:
+        """``int_type``, also for a type template parameter bound to an integer type."""
+        it = int_type(t)
+        if it is not None or canonical_kind(t) not in DEPENDENT_KINDS or not self.env.types:
+            return it
+        spelled = t.spelling.replace("volatile ", "").replace("const ", "").strip()
+        bound = self.env.types.get(spelled)
+        return _INT_SPELLINGS.get(" ".join(bound[0].split())) if bound is not None else None
+
     def queue_write(self, target: Node, rhs: Node | None, op: str | None) -> None:
         got = self.local(target)
         if got is None:
@@ -1432,8 +1742,10 @@ class Executor:
                 new_p = self.advance(cur, step, op)
             self.pending.append((k, new_p))
             return
-        it = int_type(t)
+        it = self.itype(t)
         if it is None:
+            if isinstance(cur, Expr):
+                self.pending.append((k, None))  # a value this walk cannot follow
             return
         if op is None:
             assert rhs is not None
@@ -1456,8 +1768,27 @@ class Executor:
     def callee(self, c: Node) -> ci.Cursor | None:
         return c.referenced
 
+    def call_target(self, c: Node, name: str, nargs: int) -> Function | None:
+        """The function with a body here that a call runs; in a template body, the one
+        candidate of the unresolved name that takes ``nargs`` arguments."""
+        ref = self.callee(c)
+        if ref is not None:
+            return self.w.function_for(ref, name, nargs)
+        over = overloaded_callee(c)
+        if over is None:
+            return None
+        found: Function | None = None
+        for cand in overload_candidates(over):
+            fn = self.w.function_for(cand, name, nargs)
+            if fn is None or fn.body is None or len(self.params(fn)) != nargs:
+                continue
+            if found is not None and found is not fn:
+                return None  # overloads told apart by argument types: not guessed
+            found = fn
+        return found
+
     def call_stmt(self, c: Node, role: str) -> None:
-        name = c.spelling
+        name = call_name(c)
         children = c.children
         args = arguments(c)
         if name in ATOMICS:
@@ -1482,23 +1813,26 @@ class Executor:
         if name.startswith("operator") and children:
             op = name[len("operator"):].strip()
             targets = [ch for ch in children if ch.is_expr and not (
-                strip(ch).kind == N.DECL_REF and strip(ch).spelling == name)]
+                strip(ch).kind == N.DECL_REF and strip(ch).spelling == name)
+                and not is_callee_ref(ch)]
             if op == "=" and len(targets) >= 2:
                 for ch in targets[1:]:
                     self.scan(ch, LOAD)
                 self.scan(targets[0], STORE)
+                self.dependent_write(c, targets, None)
                 return
             if (op in ("++", "--") or (op.endswith("=") and op not in ("==", "!=", "<=", ">=")
                                         )) and targets:
                 for ch in targets[1:]:
                     self.scan(ch, LOAD)
                 self.scan(targets[0], RMW)
+                self.dependent_write(c, targets, op[:-1] if op.endswith("=") else op[0])
                 return
             for ch in children:
                 self.scan(ch, LOAD)
             return
         ref = self.callee(c)
-        if any(ch.kind == N.CALL and ch.spelling == "cudaConfigureCall" for ch in children):
+        if any(ch.kind == N.CALL and ch.spelling in LAUNCH_CONFIG_CALLS for ch in children):
             for ch in children:
                 self.scan(ch, LOAD)
             return
@@ -1510,7 +1844,7 @@ class Executor:
                 self.scan(a, LOAD)
             self.new_region()
             return
-        target = self.w.function_for(ref, name, len(args))
+        target = self.call_target(c, name, len(args))
         if target is not None and target.body is not None and not target.is_kernel:
             self.inline(c, target, args)
             return
@@ -1523,7 +1857,7 @@ class Executor:
             self.new_region()
 
     def is_user_function(self, ref: ci.Cursor | None) -> bool:
-        return ref is not None and is_from_main_file(ref)
+        return ref is not None and is_from_project(ref)
 
     def barrier_free(self, ref: ci.Cursor | None) -> bool:
         """Calls declared outside the file (CUDA headers, the shim) are, except barriers."""
@@ -1531,7 +1865,7 @@ class Executor:
             return False
         if ref.kind in (K.CONSTRUCTOR, K.CONVERSION_FUNCTION, K.DESTRUCTOR):
             return True
-        return not is_from_main_file(ref)
+        return not is_from_project(ref)
 
     def scan_pointer_target(self, a: Node, role: str, node: Node) -> None:
         """``a`` is a pointer argument whose target the call accesses (atomics)."""
@@ -1565,19 +1899,144 @@ class Executor:
         self.new_region()
 
     def asm(self, n: Node) -> None:
-        text = self.w.slice(n.extent)
-        m = _SHARED_ASM.search(text)
+        """Inline PTX. ``ld``/``st``/``atom``/``red`` on ``.shared`` (widths from
+        ``.v2``/``.v4`` and the type), ``ldmatrix``/``stmatrix`` (each lane addresses one
+        16-byte row) and ``cp.async`` (its shared destination is written) become accesses
+        at the address operand (``[%N]``, ``[%N+16]``), traced through
+        ``__cvta_generic_to_shared``. Plain ``ld``/``st`` are LDS/STS of that width and
+        follow the measured rule; the others' bank cost is not measured: they are
+        recorded with their addresses and reported unknown with the reason."""
+        operands = n.expr_children()
+        parts = asm_parts(n.cursor)
+        n_out = -1
+        if parts is not None and parts[1] + parts[2] == len(operands):
+            template, n_out = parts[0], parts[1]
+        else:
+            template = asm_template_text(self.w.slice(n.extent))
         self.new_region()
-        if m is None:
-            for ch in n.children:
-                if ch.is_expr:
-                    self.scan(ch, LOAD)
-            self.flush()
-            return
+        for i, ch in enumerate(operands):
+            self.scan(ch, STORE if 0 <= i < n_out else LOAD)
+        self.flush()
+        traced = self.asm_instructions(n, template, operands)
+        if traced is None and _SHARED_ASM.search(template) is not None:
+            self.asm_untraced(n, template)
+        for ch in operands[:max(n_out, 0)]:
+            got = self.local(ch)  # an output: the asm writes the local
+            if got is not None:
+                it = self.itype(got[2].type)
+                self.set_value(got[0], None if it is None else Opaque(
+                    f"'{got[1].name}' is written by inline asm", THREAD_SYMS, it))
+                self.shared_addrs.pop(got[0], None)
+        self.new_region()
+
+    def asm_instructions(self, n: Node, template: str, operands: list[Node]) -> int | None:
+        """Emit the shared accesses of the PTX instructions in ``template``; how many, or
+        None when it holds none that cudalint reads."""
+        count: int | None = None
+        for instr in re.split(r"[;\n]", template):
+            m = _PTX_SHARED_OP.match(instr)
+            if m is None:
+                continue
+            op, suffixes = m.group(1), m.group(2)
+            if ".bulk" in suffixes or (op in ("ld", "st") and ".async" in suffixes):
+                continue  # a bulk/TMA copy: no per-lane access (left to asm_untraced)
+            count = count or 0
+            if ".shared" not in suffixes:
+                continue  # global memory, cp.async.wait_group, ...
+            count += 1
+            name = op if op in ("ldmatrix", "stmatrix", "cp.async") else f"{op}.shared"
+            addr = _PTX_OPERAND.search(instr)
+            index = int(addr.group(1)) if addr is not None else -1
+            p = self.asm_address(operands[index]) if 0 <= index < len(operands) else None
+            if addr is None or p is None:
+                self.w.notes.append(Note(
+                    "warning",
+                    f"inline PTX '{name}' touches shared memory that cudalint cannot trace"
+                    " to an array; it is not analyzed",
+                    self.w.span(n.extent),
+                ))
+                continue
+            if addr.group(3) is not None:
+                p = self.advance_bytes(p, int(addr.group(3), 0), addr.group(2))
+            role, width, reason, guard = self.ptx_access(op, suffixes, instr, operands)
+            if "::cluster" in suffixes:
+                reason = reason or (f"inline PTX '{name}' on '.shared::cluster' may address"
+                                    " another block's shared memory")
+            pointee = p.pointee if p.pointee is not None else (
+                p.decl.element_type if p.decl is not None else None)
+            if pointee is None:
+                continue
+            self.new_region()  # one instruction each: nvcc does not merge them
+            saved = self.guards
+            if guard is not None:
+                self.guards = (*saved, guard)
+            try:
+                self.emit(self.deref(p, pointee), role, n, unknown=reason, width=width)
+            finally:
+                self.guards = saved
+        return count
+
+    def ptx_access(self, op: str, suffixes: str, instr: str, operands: list[Node],
+                   ) -> tuple[str, int, str, Expr | None]:
+        """(role, bytes per lane, unknown reason or "", guard) of one PTX instruction."""
+        if op in ("ldmatrix", "stmatrix"):
+            m = _PTX_COUNT.search(suffixes)
+            matrices = int(m.group(1)[1]) if m else 4
+            lane = fold(Binary("%", self.linear_thread(), Const(32, UINT), UINT))
+            guard = None if matrices == 4 else Binary("<", lane, Const(8 * matrices, UINT),
+                                                      UINT)
+            return (LOAD if op == "ldmatrix" else STORE), 16, (
+                f"inline PTX '{op}' on shared memory: its bank cost is not measured (each"
+                f" of lanes 0-{8 * matrices - 1} addresses one 16-byte row of"
+                f" {matrices} 8x8 matrices)"), guard
+        if op == "cp.async":
+            size: int | None = None
+            tail = instr[instr.rfind("]") + 1:] if "]" in instr else ""
+            sm = re.match(r"\s*,\s*(?:(\d+)|[%$](\d+))", tail)
+            if sm and sm.group(1):
+                size = int(sm.group(1))
+            elif sm and sm.group(2) and int(sm.group(2)) < len(operands):
+                v = self.expr(operands[int(sm.group(2))])
+                size = v.value if isinstance(v, Const) else None
+            copy = size if size is not None and size in (4, 8, 16) else 16
+            return STORE, copy, (
+                "inline PTX 'cp.async' writes shared memory asynchronously; its bank cost is"
+                " not measured"), None
+        bytes_ = ptx_width(suffixes)
+        reason = "" if bytes_ is not None else (
+            f"inline PTX '{op}.shared' with a width cudalint does not read")
+        if op in ("atom", "red"):
+            return ATOMIC, bytes_ or 4, reason or (
+                f"inline PTX '{op}.shared' atomic: its cost depends on the operation and is"
+                " not modelled"), None
+        return (LOAD if op == "ld" else STORE), bytes_ or 4, reason, None
+
+    def asm_address(self, node: Node) -> Ptr | None:
+        if node.ckind == TK.POINTER.value:
+            p = self.ptr_value(node)
+            return None if p is None else Ptr(p.array, p.decl, p.offset, self.scalar(
+                p.pointee), p.unknown)
+        return self.shared_address(node)
+
+    def advance_bytes(self, p: Ptr, k: int, op: str) -> Ptr:
+        return Ptr(p.array, p.decl, _plus(p.offset, Const(k, LONG), op), p.pointee, p.unknown)
+
+    @staticmethod
+    def linear_thread() -> Expr:
+        x, y, z = (Sym(f"threadIdx.{a}", UINT, lane_dependent=True) for a in "xyz")
+        bx, by = (Sym(f"blockDim.{a}", UINT) for a in "xy")
+        return Binary("+", x, Binary("*", bx, Binary("+", y, Binary("*", by, z, UINT),
+                                                      UINT), UINT), UINT)
+
+    def asm_untraced(self, n: Node, text: str) -> None:
+        """Shared-memory PTX that is no per-lane access cudalint reads (``mbarrier``,
+        ``wgmma``, bulk copies): an unknown access where a shared address is in reach,
+        else a note that it is not analyzed."""
+        m = _SHARED_ASM.search(text)
+        assert m is not None
         instr = m.group(1)
         role = LOAD if instr.startswith(("ld", "ldmatrix")) else (
             ATOMIC if instr.startswith(("atom", "red")) else STORE)
-        found = False
         for ch in n.children:
             if not ch.is_expr:
                 continue
@@ -1585,21 +2044,16 @@ class Executor:
                 p = self.ptr_value(sub) if sub.ckind == TK.POINTER.value \
                     else self.shared_address(sub)
                 if p is not None and p.pointee is not None:
-                    self.emit(self.deref(p, p.pointee), role, n,
+                    self.emit(self.deref(p, self.scalar(p.pointee) or p.pointee), role, n,
                               unknown=f"inline PTX '{instr}' on shared memory is not modelled",
                               width=16 if instr in ("ldmatrix", "stmatrix", "cp.async") else 4)
-                    found = True
-                    break
-            if found:
-                break
-        if not found:
-            self.w.notes.append(Note(
-                "warning",
-                f"inline PTX '{instr}' touches shared memory that cudalint cannot trace"
-                " to an array; it is not analyzed",
-                self.w.span(n.extent),
-            ))
-        self.new_region()
+                    return
+        self.w.notes.append(Note(
+            "warning",
+            f"inline PTX '{instr}' touches shared memory that cudalint cannot trace"
+            " to an array; it is not analyzed",
+            self.w.span(n.extent),
+        ))
 
     @staticmethod
     def _subtree(n: Node) -> list[Node]:
@@ -1611,8 +2065,10 @@ class Executor:
     # inlining
 
     def inline(self, c: Node, target: Function, args: list[Node]) -> None:
-        for a in args:
-            self.scan(a, LOAD if not self._binds_reference(a) else ADDR)
+        params = self.params(target)
+        for i, a in enumerate(args):
+            by_ref = i < len(params) and self._binds_reference(params[i])
+            self.scan(a, ADDR if by_ref else LOAD)
         self.new_region()
         if self.depth >= _MAX_DEPTH or target.name in self.stack:
             self.w.notes.append(Note(
@@ -1621,7 +2077,6 @@ class Executor:
             return
         self.inlined.add(target.name)
         bound: dict[int, Value] = {}
-        params = self.params(target)
         for p, a in zip(params, args, strict=False):
             pt = p.type
             tk = canonical_kind(pt)
@@ -1640,85 +2095,52 @@ class Executor:
             elif int_type(pt) is not None:
                 bound[k] = self.convert(self.expr(a), a, pt)
         env = self.w.call_env(c, target, self.env)
+        self.call_ptrs[id(c)] = self.run_body(target, env, bound)
+        self.memo.clear()
+        self.new_region()
+
+    def run_body(self, target: Function, env: Env, bound: dict[int, Value]) -> Ptr | None:
+        """Run ``target``'s body with parameters ``bound``; the shared pointer it returns."""
         saved = (self.fn, self.env, self.values, self.guards, self.returns, self.memo,
-                 self.pending)
+                 self.pending, self.ret_ptrs)
         self.fn, self.env, self.values = target, env, bound
-        self.returns, self.memo, self.pending = [], {}, []
+        self.returns, self.memo, self.pending, self.ret_ptrs = [], {}, [], []
         self.stack.append(target.name)
         self.depth += 1
         try:
             assert target.body is not None
             self.stmt(target.body)
+            returned = self.ret_ptrs
         finally:
             self.depth -= 1
             self.stack.pop()
             (self.fn, self.env, self.values, self.guards, self.returns, self.memo,
-             self.pending) = saved
-        self.memo.clear()
-        self.new_region()
+             self.pending, self.ret_ptrs) = saved
+        return self.merge_returns(target.name, returned)
 
-    def _binds_reference(self, a: Node) -> bool:
-        return False
-
-    # --- launches (host code) ------------------------------------------------------------
-
-    def launch(self, call: Node) -> Launch | None:
-        config = next(
-            (ch for ch in call.children
-             if ch.kind == N.CALL and ch.spelling == "cudaConfigureCall"),
-            None,
-        )
-        if config is None:
+    @staticmethod
+    def merge_returns(name: str, returned: list[Ptr | None]) -> Ptr | None:
+        if not returned or any(p is None for p in returned):
             return None
-        args = arguments(config)
-        block = self.dim3_value(args[1], 0) if len(args) > 1 else None
-        label = None
-        kernel = self.w.kernels_by_name.get(call.spelling)
-        if kernel is not None and kernel.template_params:
-            env = self.w.launch_env(call, kernel)
-            label = env.label if env is not None else None
-        return Launch(call.spelling, block, self.w.span(call.extent), label)
-
-    def dim3_value(self, c: Node, depth: int) -> tuple[int, int, int] | None:
-        if depth > 8:
+        first = returned[0]
+        assert first is not None
+        if any(p is None or p.array.key != first.array.key for p in returned):
             return None
-        c = strip(c)
-        kind = c.kind
-        if kind == N.FUNCTIONAL_CAST:
-            inner = c.expr_children()
-            return self.dim3_value(inner[-1], depth + 1) if inner else None
-        if kind in (N.CALL, N.INIT_LIST):
-            args = arguments(c) if kind == N.CALL else c.expr_children()
-            if kind == N.CALL and c.spelling != "dim3":
-                return None
-            if len(args) == 1 and node_int_type(args[0]) is None:
-                return self.dim3_value(args[0], depth + 1)  # copy of another dim3
-            values: list[int] = []
-            for a in args:
-                v = self.expr(a)
-                if not isinstance(v, Const):
-                    return None
-                values.append(v.value)
-            while len(values) < 3:
-                values.append(1)
-            return (values[0], values[1], values[2]) if len(values) == 3 else None
-        if kind == N.DECL_REF:
-            ref = c.referenced
-            if ref is None or ref.kind != K.VAR_DECL:
-                return None
-            var = self.fn.vars.get(key_of(ref)) if self.fn is not None else None
-            if var is not None:
-                if var.modified or var.init is None:
-                    return None
-                return self.dim3_value(var.init, depth + 1)
-            if not ref.type.is_const_qualified():
-                return None
-            inits = build(ref).expr_children()
-            return self.dim3_value(inits[-1], depth + 1) if inits else None
-        e = self.expr(c)
-        if isinstance(e, Const):
-            return (e.value, 1, 1)
-        return None
+        offsets = dedupe(p.offset for p in returned if p is not None)
+        if len({repr(p.offset) for p in returned if p is not None}) == 1:
+            return first
+        return Ptr(first.array, first.decl, Opaque(
+            f"the pointer '{name}' returns depends on control flow", offsets, LONG),
+            first.pointee, first.unknown)
+
+    @staticmethod
+    def _binds_reference(param: Node) -> bool:
+        """A reference parameter: the argument is not read at the call; the callee reads
+        or writes the place it names (``set(s[i], v)`` stores in ``set``)."""
+        return canonical_kind(param.type) in (TK.LVALUEREFERENCE.value,
+                                              TK.RVALUEREFERENCE.value)
+
+    # Launch sites (host code) are evaluated by cudalint.frontend.host.
 
     # --- pure expressions ----------------------------------------------------------------
 
@@ -1758,6 +2180,10 @@ class Executor:
             v = evaluate_int(c.cursor)
             if v is not None:
                 return Const(v, node_int_type(c) or INT)
+            if not children and c.cursor.type.kind == ci.TypeKind.DEPENDENT:
+                # clang's recovery from an error, or a name a template leaves unresolved
+                return self._opaque(f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}",
+                                    c)
             return self._opaque("unsupported expression", c)
         if kind == N.DECL_REF:
             return self.decl_ref(c)
@@ -1820,7 +2246,7 @@ class Executor:
 
     def convert(self, e: Expr, source: Node, target: ci.Type) -> Expr:
         """``e`` (the value of cursor ``source``) converted to the clang type ``target``."""
-        t = int_type(target)
+        t = self.itype(target)
         if t is None:
             return e  # pointer decay, lvalue-to-rvalue on non-integers, dependent types
         s = node_int_type(source)
@@ -1891,9 +2317,13 @@ class Executor:
         return self._opaque("unsupported unary operator", c, t)
 
     def call(self, c: Node) -> Expr:
-        name = c.spelling
+        name = call_name(c)
         args = arguments(c)
         t = node_int_type(c)
+        if name.startswith("operator") and overloaded_callee(c) is not None:
+            value = self.dependent_operator(c, name[len("operator"):].strip(), args)
+            if value is not None:
+                return value
         if name in ("min", "max", "umin", "umax") and len(args) == 2 and t is not None:
             op = name[-3:]
             return Binary(op, self.expr(args[0]), self.expr(args[1]), t)  # type: ignore[arg-type]
@@ -1912,12 +2342,59 @@ class Executor:
             if member is not None:
                 inputs = dedupe([*inputs, *(self.expr(ch) for ch in member.expr_children()
                                             if node_int_type(ch) is not None)])
-        target = self.w.function_for(ref, name, len(args))
+        target = self.call_target(c, name, len(args))
         if target is not None and not target.is_kernel:
             value = self.returned_value(c, target, args)
             if value is not None:
                 return value
-        return Opaque(f"call to '{name}'", inputs, t or INT)
+        return Opaque(self.call_reason(c, name, inputs), inputs, t or INT)
+
+    def call_reason(self, c: Node, name: str, inputs: tuple[Expr, ...]) -> str:
+        """Why a call's value is opaque, in the words the user wrote: never ``call to ''``
+        (calls through pointers, unresolved operators; issue 13, item 5)."""
+        if name and not name.startswith("operator"):
+            return f"call to '{name}'"
+        for e in inputs:  # an operand clang could not resolve is the cause to name
+            if isinstance(e, Opaque) and e.reason.startswith("'") and _UNRESOLVED in e.reason:
+                return e.reason
+        if name:  # an operator clang left unresolved
+            return f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}"
+        callee = c.children[0] if c.children else c
+        return f"call through {_quoted_text(self.w.slice(callee.extent))}"
+
+    def dependent_operator(self, c: Node, op: str, args: list[Node]) -> Expr | None:
+        """``a OP b`` in a template body where an operand's type is a template parameter:
+        clang leaves an unresolved operator call. The instantiation decides whether the
+        operands are integers; when both are, it is the built-in operator."""
+        vals = [self.expr(a) for a in args]
+        types = [node_int_type(a) or self.itype(a.type) for a in args]
+        if any(t is None for t in types):
+            return None
+        if len(args) == 2 and (op in BINARY_OPS or op == ","):
+            lhs, rhs = vals
+            lt, rt = types
+            assert lt is not None and rt is not None
+            if op == ",":
+                return rhs
+            if op in ("&&", "||"):
+                return Binary(op, lhs, rhs, INT)  # type: ignore[arg-type]
+            if op in ("<<", ">>"):
+                ct = lt if lt.bits >= 32 else INT
+                lhs = lhs if lhs.type == ct else fold(Cast(lhs, ct))
+                return Binary(op, lhs, rhs, ct)  # type: ignore[arg-type]
+            ct = _usual(lt, rt)
+            lhs = lhs if lhs.type == ct else fold(Cast(lhs, ct))
+            rhs = rhs if rhs.type == ct else fold(Cast(rhs, ct))
+            return Binary(op, lhs, rhs, ct)  # type: ignore[arg-type]
+        if len(args) == 1 and op in ("-", "+", "~", "!"):
+            t0 = types[0]
+            assert t0 is not None
+            if op == "!":
+                return Unary("!", vals[0], INT)
+            ct = t0 if t0.bits >= 32 else INT
+            v = vals[0] if vals[0].type == ct else fold(Cast(vals[0], ct))
+            return Unary(op, v, ct)  # type: ignore[arg-type]
+        return None
 
     def returned_value(self, c: Node, target: Function, args: list[Node]) -> Expr | None:
         """The value of ``return EXPR;`` when that is the whole body of ``target``."""

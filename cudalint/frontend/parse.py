@@ -8,8 +8,10 @@ leaves the package.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import threading
+from collections.abc import Mapping
 
 import clang.cindex as ci
 
@@ -33,6 +35,19 @@ os.environ.setdefault("LIBCLANG_NOTHREADS", "1")
 #: clang's documented default; libclang-ng's build accepts far deeper nesting, which
 #: recurses as deep in the parser. Given first, so that a user's own flag wins.
 BRACKET_DEPTH = "-fbracket-depth=256"
+#: cudalint's own C and C++ standard library and host-library stubs (a real directory, shipped
+#: as package data). Parsing uses it instead of whatever the machine has (glibc, libstdc++,
+#: libclang-ng's bundled libc++): the same answers on every machine, and device code sees
+#: the sizes nvcc gives (``clock_t`` is 8 bytes).
+STDINC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stdinc")
+#: No system include directories (clang's resource directory stays: stddef.h, stdint.h,
+#: limits.h, float.h, stdarg.h and the CUDA wrappers are the compiler's own), no C++
+#: standard library directories.
+HERMETIC = ("-nostdlibinc", "-nostdinc++")
+# libclang-ng appends ``-isystem <its libc++>`` to every parse that has no ``-isystem``;
+# that libc++ does not parse in CUDA device mode (``unknown type name 'ldiv_t'``).
+ci.Config.libcxx_dir = None
+
 #: No limit on errors: after 20 (clang's default) clang emits a fatal "too many errors"
 #: and, fatal, stops instantiating templates, so that every later
 #: ``tile.thread_rank()``-like call on a template class comes out unresolved (seen on
@@ -70,14 +85,30 @@ def _get_index() -> ci.Index:
         return _index
 
 
+def _toolkit_version(include: str) -> str | None:
+    """``MAJOR.MINOR`` from a toolkit's ``cuda.h`` (``#define CUDA_VERSION 12040``)."""
+    try:
+        with open(os.path.join(include, "cuda.h"), "rb") as f:
+            text = f.read(65536).decode("latin-1")
+    except OSError:
+        return None
+    m = re.search(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)", text, re.M)
+    if m is None:
+        return None
+    n = int(m.group(1))
+    return f"{n // 1000}.{n % 1000 // 10}"
+
+
 def clang_args(options: Options) -> list[str]:
     """The clang command line (without the file) for ``options``.
 
     Without ``--cuda-path`` clang sees no CUDA headers at all (``-nocudainc`` and an empty
     ``--cuda-path``) and the in-memory shim stands in for them. With it, clang's own CUDA
-    wrapper includes the toolkit's real headers and the shim is left out; libclang-ng's
-    bundled libc++ (added only when no ``-isystem`` is given) clashes with the libstdc++
-    those headers expect, so an ``-isystem`` for the toolkit turns it off.
+    wrapper includes the toolkit's real headers and the shim is left out; that mode uses the
+    machine's C/C++ headers, as the toolkit's headers and clang's CUDA wrapper need a
+    complete standard library (the ``-isystem`` for the toolkit turns libclang-ng's libc++
+    off). Without it the machine's headers are never searched (``HERMETIC``): cudalint's
+    standard library (``STDINC_DIR``) is, after every directory the user gives.
     """
     if options.cuda_path is not None:
         include = os.path.join(options.cuda_path, "include")
@@ -98,6 +129,14 @@ def clang_args(options: Options) -> list[str]:
         args += list(options.extra_args)
         # Headers clang's wrapper names that a toolkit may lack (curand is separate).
         args += ["-idirafter", shim.STUB_DIR]
+        args += ["-idirafter", STDINC_DIR]
+        # In --cuda-device-only mode the driver does not tell clang the toolkit's version,
+        # so clang lowers ``<<<>>>`` to ``cudaConfigureCall``, which CUDA >= 12 no longer
+        # declares: every launch is an error and drops out of the AST. With the version
+        # it uses ``__cudaPushCallConfiguration`` as nvcc's headers expect.
+        version = _toolkit_version(include)
+        if version is not None:
+            args += ["-Xclang", f"-target-sdk-version={version}"]
         return args
     args = [
         "-x", "cuda",
@@ -109,13 +148,16 @@ def clang_args(options: Options) -> list[str]:
         f"--cuda-gpu-arch={options.arch}",
         f"--cuda-path={_empty_cuda_path()}",
         f"-std={options.std}",
+        *HERMETIC,
     ]
     args += [f"-I{d}" for d in options.include_dirs]
     args += [f"-D{d}" for d in options.defines]
     args += list(options.extra_args)
     args += ["-include", shim.SHIM_PATH]
-    # Searched after every user directory, so the user's own headers win.
+    # Searched after every user directory (-I, -isystem), so the user's own headers win:
+    # first the shim's CUDA headers, then the standard library and host-library stubs.
     args += ["-idirafter", shim.INCLUDE_DIR]
+    args += ["-idirafter", STDINC_DIR]
     return args
 
 
@@ -191,7 +233,69 @@ def _safe(get: object) -> str:
     return str(value)
 
 
-def _diagnostic_notes(tu: ci.TranslationUnit, path: str) -> list[Note]:
+#: Where clang says a header is missing.
+_NOT_FOUND = re.compile(r"^'(?P<name>[^']+)' file not found")
+#: An identifier clang did not know that reads like a macro the build would define.
+_UNDECLARED_MACRO = re.compile(r"^use of undeclared identifier '(?P<name>[A-Z][A-Z0-9_]*)'$")
+
+
+def _system_dirs(options: Options) -> tuple[str, ...]:
+    """Directories whose files are not the user's code: cudalint's own headers, clang's,
+    the toolkit's, the machine's, and every ``-isystem`` directory."""
+    dirs = [STDINC_DIR, shim.SHIM_DIR, "/usr/include", "/usr/local/include"]
+    resource = ci.Config.resource_dir
+    if resource:
+        dirs.append(resource)
+    if options.cuda_path is not None:
+        dirs.append(options.cuda_path)
+    extra = list(options.extra_args)
+    for i, arg in enumerate(extra):
+        if arg == "-isystem" and i + 1 < len(extra):
+            dirs.append(extra[i + 1])
+        elif arg.startswith("-isystem") and len(arg) > len("-isystem"):
+            dirs.append(arg[len("-isystem"):])
+    return tuple(os.path.join(os.path.abspath(d), "") if not d.startswith(shim.SHIM_DIR)
+                 else d.rstrip("/") + "/" for d in dirs)
+
+
+def _include_sites(tu: ci.TranslationUnit) -> dict[str, tuple[str, int, int]]:
+    """For each included file, the ``#include`` that first brought it in: (file, line, col)."""
+    sites: dict[str, tuple[str, int, int]] = {}
+    try:
+        for inc in tu.get_includes():
+            name = _safe(lambda i=inc: i.include.name)
+            if name in sites or inc.location.file is None:
+                continue
+            src = _safe(lambda i=inc: i.location.file.name)
+            sites[name] = (src, inc.location.line, inc.location.column)
+    except Exception:  # an include libclang cannot describe: no mapping, not a crash
+        return sites
+    return sites
+
+
+def _hint(message: str) -> str:
+    """``message`` with the flag that would help, where one would."""
+    m = _NOT_FOUND.match(message)
+    if m is not None:
+        return (f"'{m.group('name')}' file not found; add the directory that holds it with "
+                "-I DIR (or give the build's compile_commands.json with -p)")
+    m = _UNDECLARED_MACRO.match(message)
+    if m is not None:
+        return (f"{message}; if the build defines it, pass -D {m.group('name')}=VALUE "
+                "(or the build's compile_commands.json with -p)")
+    return message
+
+
+def _diagnostic_notes(tu: ci.TranslationUnit, path: str,
+                      options: Options | None = None) -> list[Note]:
+    """clang's errors as notes, each placed in the user's own code.
+
+    An error inside a header that is not the user's (cudalint's standard library or CUDA
+    shim, clang's resource headers, a toolkit, an ``-isystem`` directory) is reported at
+    the ``#include`` line in user code that leads to it, naming the header.
+    """
+    system = _system_dirs(options or Options())
+    sites: dict[str, tuple[str, int, int]] | None = None
     notes: list[Note] = []
     for diag in tu.diagnostics:
         if diag.severity < _SEVERITY_ERROR:
@@ -201,15 +305,42 @@ def _diagnostic_notes(tu: ci.TranslationUnit, path: str) -> list[Note]:
         span: Span | None = None
         if loc.file is not None:
             fname = _safe(lambda lc=loc: lc.file.name)
+            line, col = loc.line, loc.column
+            inside: str | None = None
+            seen: set[str] = set()
+            while fname != tu.spelling and fname.startswith(system) and fname not in seen:
+                seen.add(fname)
+                if sites is None:
+                    sites = _include_sites(tu)
+                site = sites.get(fname)
+                inside = fname
+                if site is None:  # force-included (the shim) or unknown: the file's start
+                    fname, line, col = tu.spelling, 1, 1
+                    break
+                fname, line, col = site
+            if inside is not None:
+                message = f"in {_header_name(inside, system)}: {message}"
             shown = path if fname == tu.spelling else fname
-            span = Span(shown, loc.line, loc.column, loc.line, loc.column)
+            span = Span(shown, line, col, line, col)
         severity = "note" if "file not found" in message else "error"
-        notes.append(Note(severity, message, span))  # type: ignore[arg-type]
+        notes.append(Note(severity, _hint(message), span))  # type: ignore[arg-type]
     return notes
 
 
-def parse_file(path: str, options: Options, contents: bytes | None = None) -> TranslationUnit:
+def _header_name(fname: str, system: tuple[str, ...]) -> str:
+    """``<vector>`` for a header under one of ``system``, the path otherwise."""
+    for d in system:
+        if fname.startswith(d):
+            return f"<{fname[len(d):]}>"
+    return fname
+
+
+def parse_file(path: str, options: Options, contents: bytes | None = None,
+               headers: Mapping[str, bytes] | None = None) -> TranslationUnit:
     """Parse ``path`` (or ``contents`` under that name, for stdin) and return its IR.
+
+    ``headers`` stand in for the files of those paths on disk (a fix to a header,
+    re-checked before it is written).
 
     Raises FrontendError when the file cannot be read or parsed at all; clang errors in
     a file that still parses become ``Note``s on the returned unit.
@@ -217,6 +348,7 @@ def parse_file(path: str, options: Options, contents: bytes | None = None) -> Tr
     source = _read(path) if contents is None else contents
     index = _get_index()
     unsaved: list[tuple[str, str | bytes]] = [(path, source)]
+    unsaved.extend((os.path.abspath(h), text) for h, text in (headers or {}).items())
     unsaved.extend(shim.unsaved_files())
     args = clang_args(options)
     if options.cuda_path is None:
@@ -225,5 +357,60 @@ def parse_file(path: str, options: Options, contents: bytes | None = None) -> Tr
         tu = index.parse(path, args=args, unsaved_files=unsaved, options=PARSE_KEEP_GOING)
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"{path}: libclang could not parse the file: {exc}") from exc
-    notes = _diagnostic_notes(tu, path)
+    notes = _diagnostic_notes(tu, path, options)
     return walk_translation_unit(tu, path, source, notes, options.defines)
+
+
+# --- ``-v``: the command line a user can run (issue 13, item 5) ----------------------------
+
+
+def command_line(path: str, options: Options, shim_dir: str | None = None) -> list[str]:
+    """The clang command that parses ``path`` as :func:`parse_file` does, for ``-v``.
+
+    ``clang_args`` plus what libclang-ng appends by itself (its resource directory, and
+    its bundled libc++ when no ``-isystem`` is given), then ``-fsyntax-only`` and the
+    file. The shim is named as ``-include`` (``parse_file`` loads the same text as a
+    precompiled header). The shim's files are virtual; with ``shim_dir`` (see
+    :func:`write_shim`) they are named at their copies there, so the line runs as is.
+    """
+    args = clang_args(options)
+    config = ci.Config
+    resource_dir = getattr(config, "resource_dir", None)
+    if (isinstance(resource_dir, str) and os.path.isdir(resource_dir)
+            and "-resource-dir" not in args):
+        args += ["-resource-dir", resource_dir]
+    libcxx_dir = getattr(config, "libcxx_dir", None)
+    if isinstance(libcxx_dir, str) and os.path.isdir(libcxx_dir) and "-isystem" not in args:
+        args += ["-isystem", libcxx_dir]
+    args = ["clang", *args, "-fsyntax-only", path]
+    if shim_dir is not None:
+        if options.cuda_path is None:  # the empty stand-in toolkit lives beside the shim
+            nocuda = os.path.join(shim_dir, "nocuda")
+            args = [f"--cuda-path={nocuda}" if a.startswith("--cuda-path=") else a
+                    for a in args]
+        prefix = shim.SHIM_DIR + "/"
+        args = [
+            a.replace(shim.SHIM_DIR, shim_dir, 1) if a.startswith(prefix) or (
+                a.startswith(("-I", "-include")) and prefix in a
+            ) else a
+            for a in args
+        ]
+    return args
+
+
+def write_shim(directory: str) -> None:
+    """Write the shim's virtual files under ``directory`` (as under ``SHIM_DIR``), and
+    the empty ``nocuda`` directory that stands in for a toolkit."""
+    os.makedirs(os.path.join(directory, "nocuda"), exist_ok=True)
+    for virtual, text in shim.unsaved_files():
+        target = os.path.join(directory, os.path.relpath(virtual, shim.SHIM_DIR))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        try:
+            with open(target, "rb") as f:
+                if f.read() == data:
+                    continue
+        except OSError:
+            pass
+        with open(target, "wb") as f:
+            f.write(data)

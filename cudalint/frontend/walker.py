@@ -12,6 +12,8 @@ with unknown parameters.
 from __future__ import annotations
 
 import ast
+import ctypes
+import os
 import re
 
 import clang.cindex as ci
@@ -25,7 +27,7 @@ from cudalint.frontend.consteval import (
     UO_PRE_INC,
     binary_value,
     evaluate_int,
-    is_from_main_file,
+    is_from_project,
     unary_operator_kind,
 )
 from cudalint.frontend.cursors import (
@@ -51,7 +53,8 @@ from cudalint.frontend.cursors import (
     split_top_level,
     strip,
 )
-from cudalint.frontend.execute import Executor
+from cudalint.frontend.execute import Executor, call_name
+from cudalint.frontend.host import CONFIG_FUNCTIONS, HostLaunches
 from cudalint.frontend.tree import Node, build, top_level
 from cudalint.ir import (
     LONG,
@@ -69,6 +72,63 @@ from cudalint.ir import (
 _ALIGN_ATTR = re.compile(r"\b(__align__|alignas|aligned)\s*\(\s*([^()]*(?:\([^()]*\)[^()]*)*)\)")
 
 
+class SourceFile:
+    """One file of the translation unit: its path as shown and its bytes."""
+
+    __slots__ = ("_lines", "_text", "path", "source")
+
+    def __init__(self, path: str, source: bytes) -> None:
+        self.path = path
+        self.source = source
+        self._text: str | None = None
+        self._lines: list[str] | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self.source.decode("utf-8", errors="replace")
+        return self._text
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
+
+
+def display_path(name: str, main: str) -> str:
+    """How a header clang names ``name`` is shown, as the main file ``main`` is: relative
+    to the working directory when the main file's path is relative and the header lies
+    under the working directory (or no further up than the main file), else absolute."""
+    try:
+        absolute = os.path.normpath(os.path.abspath(name))
+        if os.path.isabs(main):
+            return absolute
+        rel = os.path.relpath(absolute)
+    except ValueError:  # another drive (Windows)
+        return name
+
+    def ups(p: str) -> int:
+        parts = os.path.normpath(p).split(os.sep)
+        n = 0
+        while n < len(parts) and parts[n] == "..":
+            n += 1
+        return n
+
+    return rel if ups(rel) <= ups(main) else absolute
+
+
+_file_contents_ready: list[bool] = []
+
+
+def _read_or_empty(name: str) -> bytes:
+    try:
+        with open(name, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
 class Walker:
     def __init__(
         self, tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
@@ -80,6 +140,8 @@ class Walker:
         self.source = source
         self.text = source.decode("utf-8", errors="replace")
         self.lines = self.text.splitlines()
+        self._files: dict[str, SourceFile] = {self.main: SourceFile(path, source)}
+        self._project_texts: list[str] | None = None
         self.notes = notes
         self.defines = defines
         self.file_arrays: dict[int, ArrayDecl] = {}
@@ -92,18 +154,86 @@ class Walker:
         self.functions_by_key: dict[int, Function] = {}
         self.functions_by_name: dict[str, list[Function]] = {}
         self.envs: dict[str, list[Env]] = {}
+        #: Member functions the executor runs for their value (conversion operators).
+        self.member_functions: dict[int, Function | None] = {}
 
-    # spans and text
+    # spans and text: code may be in the main file or in a project header it includes
+
+    def source_file(self, loc: ci.SourceLocation) -> SourceFile:
+        """The file a location (its expansion) is in; the main file when it has none."""
+        f = loc.file
+        name = self.main if f is None else str(f.name)
+        sf = self._files.get(name)
+        if sf is None:
+            assert f is not None
+            sf = SourceFile(display_path(name, self.path), self._contents(f, name))
+            self._files[name] = sf
+        return sf
+
+    def _contents(self, f: ci.File, name: str) -> bytes:
+        """The bytes clang parsed for ``f`` (an unsaved buffer when one stood in for the
+        file on disk, as when a fix is re-checked), else the file's bytes on disk."""
+        lib = ci.conf.lib
+        if not _file_contents_ready:
+            lib.clang_getFileContents.argtypes = [
+                ci.TranslationUnit, ci.File, ctypes.POINTER(ctypes.c_size_t)]
+            lib.clang_getFileContents.restype = ctypes.c_void_p
+            _file_contents_ready.append(True)
+        try:
+            size = ctypes.c_size_t()
+            ptr = lib.clang_getFileContents(self.tu, f, ctypes.byref(size))
+            if ptr:
+                return ctypes.string_at(ptr, size.value)
+        except (AttributeError, ctypes.ArgumentError):  # an older libclang
+            pass
+        return _read_or_empty(name)
 
     def span(self, extent: ci.SourceRange) -> Span:
         s, e = extent.start, extent.end
-        return Span(self.path, s.line, s.column, e.line, e.column)
+        line, column = s.line, s.column
+        return Span(self.source_file(s).path, line, column, e.line, e.column)
 
     def slice(self, extent: ci.SourceRange) -> str:
-        s, e = extent.start.offset, extent.end.offset
-        if e < s:
+        s = extent.start
+        a, b = s.offset, extent.end.offset
+        if b < a:
             return ""
-        return self.source[s:e].decode("utf-8", errors="replace")
+        return self.source_file(s).source[a:b].decode("utf-8", errors="replace")
+
+    def bytes_at(self, loc: ci.SourceLocation) -> bytes:
+        """The bytes of the file ``loc`` is in (offsets of locations index them)."""
+        return self.source_file(loc).source
+
+    def line_text(self, loc: ci.SourceLocation, line: int) -> str | None:
+        """Line ``line`` (1-based) of the file ``loc`` is in, or None."""
+        lines = self.source_file(loc).lines
+        return lines[line - 1] if 1 <= line <= len(lines) else None
+
+    def project_texts(self) -> list[str]:
+        """The text of the main file and of every project header the unit includes
+        (system headers left out), main file first: for text-level scans such as
+        ``#define``s and explicit instantiations."""
+        if self._project_texts is None:
+            texts = [self.text]
+            seen = {self.main}
+            try:
+                includes = list(self.tu.get_includes())
+            except Exception:  # libclang refused: the main file alone
+                includes = []
+            for inc in includes:
+                f = inc.include
+                if f is None:
+                    continue
+                name = str(f.name)
+                if name in seen:
+                    continue
+                seen.add(name)
+                loc = ci.SourceLocation.from_offset(self.tu, f, 0)
+                if loc.is_in_system_header:
+                    continue
+                texts.append(self.source_file(loc).text)
+            self._project_texts = texts
+        return self._project_texts
 
     # top level
 
@@ -127,12 +257,25 @@ class Walker:
 
         def execute(fn: Function) -> None:
             fn_envs = envs.get(fn.name, [Env()]) if fn.template_params else [Env()]
-            for env in fn_envs:
+
+            def run_in(env: Env) -> list[Access]:
                 ex = Executor(self, fn, env)
                 for a in fn.arrays.values():
                     ex.array_record(a)
-                accesses.extend(ex.run())
+                got = ex.run()
                 inlined.update(ex.inlined)
+                return got
+
+            for env in fn_envs:
+                got = run_in(env)
+                if fn.is_kernel:
+                    # launches that pass the parameters these accesses read as constants
+                    bound, symbolic = self.host.bind_parameters(fn, env, got)
+                    for b in bound:
+                        accesses.extend(run_in(b))
+                    if not symbolic:
+                        continue
+                accesses.extend(got)
 
         for fn in self.functions:
             try:
@@ -145,13 +288,9 @@ class Walker:
             try:
                 if fn.is_device and fn.name not in inlined:
                     execute(fn)  # not called from a kernel here: parameters stay unknown
-                ex = Executor(self, fn, Env())
-                for call in fn.launches:
-                    launch = ex.launch(call)
-                    if launch is not None:
-                        launches.append(launch)
             except Exception as exc:  # a construct the walker does not expect: skip it
                 self._internal_error(fn, exc)
+        launches.extend(dict.fromkeys(self.host.launches))
         return TranslationUnit(
             file=self.path,
             kernels=tuple(kernels),
@@ -171,14 +310,21 @@ class Walker:
         fn = self.functions_by_key.get(key_of(ref))
         if fn is not None:
             return fn
-        if not is_from_main_file(ref):
+        if not is_from_project(ref):
             return None
         candidates = [f for f in self.functions_by_name.get(name, ())
                       if len(Executor.params(f)) == nargs]
         return candidates[0] if len(candidates) == 1 else None
 
     def call_env(self, call: Node, target: Function, caller: Env) -> Env:
-        """Template arguments of a call to a template device function."""
+        """Template arguments of a call to a template device function.
+
+        A resolved call names its specialization. In a template body the call is
+        unresolved (``put<S>(s, v)``): explicit arguments are read with the caller's
+        template arguments (``S`` → 2, ``T`` → float), and type parameters left out are
+        deduced from the arguments' types (``T *p`` given a ``T *``). Parameters that stay
+        unknown are left out of the environment (symbolic, never guessed).
+        """
         if not target.template_params:
             return Env()
         callee = None
@@ -187,24 +333,82 @@ class Walker:
             if s.kind == N.DECL_REF or s.kind == N.MEMBER_REF:
                 callee = s
                 break
+        explicit: list[str] = []
         if callee is not None:
             env = self._spec_env(callee, target)
             if env is not None:
                 return env
-            text = self.slice(callee.extent)
-            m = re.search(r"<(.*)>\s*$", text, re.S)
+            m = re.search(r"<(.*)>\s*$", self.slice(callee.extent), re.S)
             if m:
-                saved = self._named_consts
-                table = dict(self.named_consts())
-                table.update(caller.values)
-                self._named_consts = table
-                try:
-                    env2 = self._text_env(target, split_top_level(m.group(1)))
-                finally:
-                    self._named_consts = saved
-                if env2 is not None:
-                    return env2
-        return Env()
+                explicit = split_top_level(m.group(1))
+        deduced = self._deduce_types(call, target, caller)
+        env = Env()
+        parts: list[str] = []
+        saved = self._named_consts
+        table = dict(self.named_consts())
+        table.update(caller.values)
+        self._named_consts = table
+        try:
+            for i, p in enumerate(target.template_params):
+                text = explicit[i] if i < len(explicit) else None
+                if p.is_type:
+                    bound = deduced.get(p.name)
+                    if text is not None:
+                        spelled = " ".join(text.split())
+                        bound = caller.types.get(spelled)
+                        if bound is None:
+                            size = self.type_size(spelled)
+                            bound = (spelled, size) if size is not None else None
+                    if bound is not None:
+                        env.types[p.name] = bound
+                        parts.append(f"{p.name}={bound[0]}")
+                elif text is not None:
+                    v = self.eval_text(text)
+                    if v is not None:
+                        env.values[p.name] = v
+                        parts.append(f"{p.name}={v}")
+        finally:
+            self._named_consts = saved
+        if len(parts) == len(target.template_params):
+            env.label = ", ".join(parts)
+        return env
+
+    def _deduce_types(self, call: Node, target: Function, caller: Env,
+                      ) -> dict[str, tuple[str, int]]:
+        """Type parameters that a parameter spelled ``T``, ``T *`` or ``T &`` takes from
+        its argument's type (the caller's own parameters mapped through ``caller``)."""
+        names = {p.name for p in target.template_params if p.is_type}
+        out: dict[str, tuple[str, int]] = {}
+        if not names:
+            return out
+        params = [ch for ch in target.node.children if ch.kind == N.PARM_DECL]
+        for p, a in zip(params, arguments(call), strict=False):
+            ptext = p.type.spelling.replace("const ", "").replace("volatile ", "")
+            ptext = ptext.replace("__restrict__", "").replace("__restrict", "")
+            ptext = ptext.replace("&", "").strip()
+            stars = ptext.count("*")
+            pname = ptext.replace("*", "").strip()
+            if pname not in names or pname in out:
+                continue
+            t = strip(a).type
+            for _ in range(stars):
+                canon = t.get_canonical()
+                if t.kind == TK.POINTER or canon.kind == TK.POINTER:
+                    t = t.get_pointee() if t.kind == TK.POINTER else canon.get_pointee()
+                elif t.kind in ARRAY_TYPES or canon.kind in ARRAY_TYPES:
+                    t = t.element_type if t.kind in ARRAY_TYPES else canon.element_type
+                else:
+                    break
+            else:
+                spelled = " ".join(t.spelling.replace("const ", "").replace(
+                    "volatile ", "").replace("&", "").split())
+                bound = caller.types.get(spelled)
+                if bound is None:
+                    size = int(t.get_size())
+                    bound = (spelled, size) if size > 0 else None
+                if bound is not None:
+                    out[pname] = bound
+        return out
 
     def _internal_error(self, fn: Function, exc: Exception) -> None:
         self.notes.append(Note(
@@ -217,7 +421,7 @@ class Walker:
     def _collect(self, parent: ci.Cursor) -> None:
         for c in top_level(parent):
             kind = c._kind_id
-            if kind not in TOP_LEVEL_KINDS or not is_from_main_file(c):
+            if kind not in TOP_LEVEL_KINDS or not is_from_project(c):
                 continue
             if kind in (N.NAMESPACE, N.LINKAGE_SPEC, N.UNEXPOSED_DECL):
                 self._collect(c)
@@ -332,9 +536,10 @@ class Walker:
             return 0
         text = self.slice(c.extent)
         # The attribute may stand before the declaration's extent (``alignas`` first).
-        line = c.cursor.extent.start.line
-        if 1 <= line <= len(self.lines):
-            text = self.lines[line - 1] + " " + text
+        start = c.cursor.extent.start
+        line_text = self.line_text(start, start.line)
+        if line_text is not None:
+            text = line_text + " " + text
         best = 0
         for m in _ALIGN_ATTR.finditer(text):
             v = self.eval_text(m.group(2))
@@ -356,17 +561,15 @@ class Walker:
     # template instantiations
 
     def _instantiations(self) -> dict[str, list[Env]]:
-        found: dict[str, dict[str, Env]] = {}
-        for fn in self.functions:
-            for call in fn.launches:
-                name = call.spelling
-                kernel = self.kernels_by_name.get(name)
-                if kernel is None or not kernel.template_params:
-                    continue
-                env = self.launch_env(call, kernel)
-                if env is not None and env.label is not None:
-                    found.setdefault(name, {}).setdefault(env.label, env)
-        for m in EXPLICIT_INSTANTIATION.finditer(self.text):
+        # Launch sites, evaluated in their host contexts (cudalint.frontend.host), give the
+        # launches and the template arguments kernels are launched with.
+        self.host = HostLaunches(self)
+        self.host.run()
+        found: dict[str, dict[str, Env]] = {
+            name: dict(envs) for name, envs in self.host.instantiations.items()
+        }
+        for m in (m for text in self.project_texts()
+                  for m in EXPLICIT_INSTANTIATION.finditer(text)):
             kernel = self.kernels_by_name.get(m.group(1))
             if kernel is None or not kernel.template_params:
                 continue
@@ -374,20 +577,6 @@ class Walker:
             if env is not None and env.label is not None:
                 found.setdefault(kernel.name, {}).setdefault(env.label, env)
         return {k: list(v.values()) for k, v in found.items()}
-
-    def launch_callee(self, call: Node) -> Node | None:
-        for ch in call.children:
-            s = strip(ch)
-            if s.kind == N.DECL_REF:
-                return s
-            return None
-        return None
-
-    def launch_env(self, call: Node, kernel: Function) -> Env | None:
-        callee = self.launch_callee(call)
-        if callee is None:
-            return None
-        return self._spec_env(callee, kernel)
 
     def _spec_env(self, callee: Node, kernel: Function) -> Env | None:
         """Template arguments of the specialization a reference names."""
@@ -445,7 +634,10 @@ class Walker:
         if self._named_consts is None:
             table: dict[str, int] = {}
             self._named_consts = table
-            macros: dict[str, str] = {m.group(1): m.group(2) for m in DEFINE.finditer(self.text)}
+            # The main file's own #defines win over its headers'.
+            macros: dict[str, str] = {}
+            for text in reversed(self.project_texts()):
+                macros.update((m.group(1), m.group(2)) for m in DEFINE.finditer(text))
             for d in self.defines:
                 name, _, value = d.partition("=")
                 macros[name.strip()] = value or "1"
@@ -518,7 +710,8 @@ class Walker:
     def _kernel_record(self, fn: Function) -> Kernel:
         c = fn.node.cursor
         loc = c.location
-        span = Span(self.path, loc.line, loc.column, loc.line, loc.column + len(fn.name))
+        span = Span(self.source_file(loc).path, loc.line, loc.column, loc.line,
+                    loc.column + len(fn.name))
         max_threads = None
         for ch in fn.node.children:
             if ch.kind == N.UNEXPOSED_ATTR:
@@ -529,9 +722,10 @@ class Walker:
                     if args:
                         max_threads = self.eval_text(args[0])
         annotated = None
-        start = c.extent.start.line
-        if start >= 2 and start - 2 < len(self.lines):
-            m2 = BLOCK_DIM_ANNOTATION.search(self.lines[start - 2])
+        start = c.extent.start
+        above = self.line_text(start, start.line - 1)
+        if above is not None:
+            m2 = BLOCK_DIM_ANNOTATION.search(above)
             if m2:
                 annotated = (
                     int(m2.group(1)), int(m2.group(2) or 1), int(m2.group(3) or 1)
@@ -590,7 +784,7 @@ class _Scanner:
             elif uo == UO_ADDR_OF:
                 self.mark_write(children[0], None, loop, address=True)
         elif kind == N.CALL:
-            name = c.spelling
+            name = call_name(c)
             if name.startswith("operator") and children:
                 op = name[len("operator"):]
                 if op == "=":
@@ -600,7 +794,7 @@ class _Scanner:
                 ):
                     self.mark_write(children[0], children[-1] if len(children) > 2 else None,
                                     loop)
-            elif any(ch.kind == N.CALL and ch.spelling == "cudaConfigureCall"
+            elif any(ch.kind == N.CALL and ch.spelling in CONFIG_FUNCTIONS
                      for ch in children):
                 self.fn.launches.append(c)
             else:

@@ -24,6 +24,7 @@ For one access, one block shape and one bank mode:
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -143,7 +144,8 @@ def _abstract_opaques(expr: Expr, found: dict[Opaque, Sym]) -> Expr:
             raise _LaneOpaque(expr.reason)
         sym = found.get(expr)
         if sym is None:
-            sym = Sym(f"opaque{len(found)}", expr.type)
+            # the reason rides in the name, after '@', for conditions (see _display)
+            sym = Sym(f"opaque{len(found)}@{expr.reason}", expr.type)
             found[expr] = sym
         return sym
     if isinstance(expr, Unary | Cast):
@@ -586,7 +588,36 @@ def _condition(
 
 
 def _display(name: str) -> str:
-    return name.split("@", 1)[0]
+    """A uniform symbol as the user knows it: never an internal name (issue 13, item 5).
+
+    ``S``; ``blockIdx.x`` (``blockIdx.x@warp``: a demoted index); a loop's iteration
+    count ``k@L41:ii`` as ``the 'ii' loop's iteration``; an opaque value
+    ``opaque0@call to 'f'`` by its reason.
+    """
+    base, _, where = name.partition("@")
+    if base == "k" and where.startswith("L"):
+        line, _, var = where[1:].partition(":")
+        return f"the '{var}' loop's iteration" if var else f"the iteration (line {line})"
+    if base.startswith("opaque") and where:
+        return f"({where})"
+    return base
+
+
+def _names(names: Iterable[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: displayed, each distinct one once."""
+    shown = list(dict.fromkeys(_display(n) for n in names))
+    if len(shown) <= 1:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _cause(reason: str) -> str:
+    """A frontend reason as the object of "depends on": ``'pos' is assigned in a loop``
+    reads ``'pos', which is assigned in a loop``."""
+    m = re.match(r"('[^']*') (is|has|was) ", reason)
+    if m is not None:
+        return f"{m.group(1)}, which {reason[len(m.group(1)) + 1:]}"
+    return reason
 
 
 def _gcd(a: int, b: int) -> int:
@@ -596,7 +627,18 @@ def _gcd(a: int, b: int) -> int:
 
 
 def _loop_label(loops: tuple[str, ...], values: tuple[int, ...]) -> str:
-    return ", ".join(f"{_display(n)} = {v}" for n, v in zip(loops, values, strict=True))
+    return ", ".join(_value(n, v) for n, v in zip(loops, values, strict=True))
+
+
+_ITERATION = "'s iteration"
+
+
+def _value(name: str, v: int) -> str:
+    """``S = 3``; for a loop's iteration count, ``in iteration 3 of the 'ii' loop``."""
+    shown = _display(name)
+    if shown.endswith("loop" + _ITERATION):
+        return f"iteration {v} of {shown.removesuffix(_ITERATION)}"
+    return f"{shown} = {v}"
 
 
 # --- a symbol that scales the lane pattern ---------------------------------------------------
@@ -766,14 +808,14 @@ def _prove(
     try:
         offset = _without_opaques(access.offset, opaques)
     except _LaneOpaque as e:
-        return result("unknown", None, f"the index depends on {e.reason}")
+        return result("unknown", None, f"the index depends on {_cause(e.reason)}")
     guard = access.guard
     guard_note: str | None = None
     if guard is not None:
         try:
             guard = _without_opaques(guard, opaques)
         except _LaneOpaque as e:
-            guard, guard_note = None, f"the guard depends on {e.reason}"
+            guard, guard_note = None, f"the guard depends on {_cause(e.reason)}"
     if shape.dims is not None:
         known = dict(zip(BLOCK_DIM, shape.dims, strict=True))
         offset = _substituted(offset, known)
@@ -858,7 +900,9 @@ def _prove(
                 if len({(c.wavefronts, c.ideal) for c in per_iteration.values()}) > 1:
                     at = max(per_iteration, key=lambda k: (per_iteration[k].ways,
                                                            per_iteration[k].wavefronts))
-                    return result("worst-case", worst.cost, "when " + _loop_label(loops, at),
+                    label = _loop_label(loops, at)
+                    label = ("in " if label.startswith("iteration") else "when ") + label
+                    return result("worst-case", worst.cost, label,
                                   worst)
             if guard_note is not None and worst.cost.wavefronts > worst.cost.ideal:
                 return result("worst-case", worst.cost,
@@ -1003,13 +1047,41 @@ def _prove_linear(
     return result("worst-case", worst.cost, cond, worst, formula)
 
 
+#: Uniform values whose every value a search may stand for: the built-in indices.
+_BUILTIN_PREFIXES = ("blockIdx.", "blockDim.", "gridDim.")
+
+
+def _sampleable(name: str) -> bool:
+    base, _, where = name.partition("@")
+    return (base == "k" and where.startswith("L")) or base.startswith(_BUILTIN_PREFIXES)
+
+
+def _unprovable_reason(names: list[str]) -> str:
+    verb = "changes" if len({_display(n) for n in names}) == 1 else "change"
+    reason = (f"{_names(names)} {verb} the lane pattern in a way cudalint cannot prove for "
+              f"every value")
+    if all(re.fullmatch(r"[A-Za-z_]\w*", _display(n)) for n in names):
+        them = "its value" if verb == "changes" else "their values"
+        reason += (f"; it is analysed exactly where a launch or an instantiation gives "
+                   f"{them}")
+    return reason
+
+
 def _sampled(
     result: _Result, offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
     sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
     entangled: tuple[str, ...], access: Access, arch: Arch, bank_mode: int, base: int | None,
     align: int, cache: dict[tuple[object, ...], Cost | None],
 ) -> AccessResult:
-    """Last resort: the worst over a stated range of the entangled symbols."""
+    """Last resort: the worst over a stated range of the entangled symbols, when each is a
+    loop's iteration count or a built-in index (values the program does take). A template
+    argument, kernel parameter or loaded value that changes the pattern in a way the
+    formulas above do not cover is not searched: a sampled value (``BM = 7``) may be one
+    the program never uses, so the access is unknown, and analysed exactly where a launch
+    or an instantiation gives the value (issue 13, item 3)."""
+    unprovable = [e for e in dict.fromkeys(entangled) if not _sampleable(e)]
+    if unprovable:
+        return result("unknown", None, _unprovable_reason(unprovable))
     n = _SAMPLES.get(len(free), 3)
     p = period(arch, bank_mode, access.width)
     at_base = range(0, p, align) if base is None else (base % p,)
@@ -1029,11 +1101,17 @@ def _sampled(
                 best = (o, values)
     if best is None:
         return result("unknown", None, "the index has no defined value in the sampled range")
-    names = ", ".join(_display(f) for f in free)
-    at = ", ".join(f"{_display(k)} = {v}" for k, v in zip(free, best[1], strict=True))
+    # Not a proof: say what changes the pattern and which values were tried, so that a
+    # witness such as "BM = 0" reads as a sample, not as a value the program uses.
+    verb = "changes" if len({_display(e) for e in entangled}) == 1 else "change"
+    at = ", ".join(_value(k, v) for k, v in zip(free, best[1], strict=True))
+    if len(free) == 1:
+        tried = _names(free)
+    else:
+        tried = "each" if set(free) == set(entangled) else _names(free) + " each"
     reason = (
-        f"{', '.join(_display(e) for e in entangled)} changes the lane pattern; worst over "
-        f"{names} in [0, {n - 1}], at {at}"
+        f"{_names(entangled)} {verb} the lane pattern; not a proof but the worst of a "
+        f"sample ({tried} from 0 to {n - 1}), at {at}"
     )
     return result("worst-case", best[0].cost, reason, best[0])
 

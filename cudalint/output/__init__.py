@@ -18,6 +18,9 @@ class RenderOptions:
     quiet: bool = False
     #: JSON ``accesses``: every analyzed access instead of only those behind diagnostics.
     show_all: bool = False
+    #: ``--max-unknown``: above this percentage of unknown accesses the run is reported
+    #: as not having seen most of the code (see :mod:`cudalint.output.statistics`).
+    max_unknown: float = 50.0
 
 
 Renderer = Callable[[Sequence[FileReport], RenderOptions], str]

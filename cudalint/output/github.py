@@ -7,8 +7,9 @@
 Escaping follows the Actions runner: in the message ``%``, CR and LF become ``%25``,
 ``%0D`` and ``%0A``; in property values ``:`` and ``,`` also become ``%3A`` and ``%2C``.
 Severities map to ``error``, ``warning`` and ``notice``; a file that could not be
-analyzed is an ``error`` annotation on the file. Columns count UTF-8 bytes, as in the
-text output.
+analyzed is an ``error`` annotation on the file, and a run with more unknown accesses
+than ``--max-unknown`` allows an ``error`` annotation without one. Columns count UTF-8
+bytes, as in the text output.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 
 from cudalint.api import FileReport, diagnostic_sort_key
 from cudalint.output import RenderOptions
+from cudalint.output.statistics import totals, unknown_message
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -55,4 +57,8 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
         ))
     for path, error in sorted((r.path, r.error) for r in reports if r.error is not None):
         lines.append(annotation("error", error, file=path, title="cudalint"))
+    t = totals(reports)
+    if t.too_unknown(options.max_unknown):
+        lines.append(annotation("error", unknown_message(t, options.max_unknown),
+                                title="cudalint"))
     return "".join(line + "\n" for line in lines)

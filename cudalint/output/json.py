@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from cudalint.api import FileReport
 from cudalint.output import RenderOptions
 from cudalint.output.records import collect
+from cudalint.output.statistics import totals
 
 #: Bumped on any incompatible change of the object's shape.
 VERSION = 1
@@ -20,8 +21,18 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
         "diagnostics": diagnostics,
         "accesses": accesses,
         "errors": errors,
+        "summary": summary(reports, options.max_unknown),
     }
     return dumps(document) + "\n"
+
+
+def summary(reports: Sequence[FileReport], max_unknown: float) -> dict[str, object]:
+    """The counts of the text summary line, and whether too many accesses are unknown."""
+    t = totals(reports)
+    out: dict[str, object] = dict(t.as_json())
+    out["max_unknown_percent"] = max_unknown
+    out["too_many_unknown"] = t.too_unknown(max_unknown)
+    return out
 
 
 def _is_flat(value: object) -> bool:

@@ -24,6 +24,7 @@ from cudalint.api import FileReport, diagnostic_sort_key
 from cudalint.diagnostics import Diagnostic, Fix
 from cudalint.output import RenderOptions
 from cudalint.output.records import access_fields
+from cudalint.output.statistics import totals, unknown_message
 from cudalint.rules import RULES, Rule, explain
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -158,16 +159,23 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
     )
     results = [_result(columns, index, report, d) for report, d in pairs]
     errors = sorted((r.path, r.error) for r in reports if r.error is not None)
-    invocation: dict[str, Any] = {"executionSuccessful": not errors}
-    if errors:
-        invocation["toolExecutionNotifications"] = [
-            {
-                "level": "error",
-                "message": {"text": message},
-                "locations": [{"physicalLocation": {"artifactLocation": artifact_location(path)}}],
-            }
-            for path, message in errors
-        ]
+    notifications: list[dict[str, Any]] = [
+        {
+            "level": "error",
+            "message": {"text": message},
+            "locations": [{"physicalLocation": {"artifactLocation": artifact_location(path)}}],
+        }
+        for path, message in errors
+    ]
+    t = totals(reports)
+    if t.too_unknown(options.max_unknown):
+        # A run that did not see most of the code is not a successful analysis.
+        notifications.append(
+            {"level": "error", "message": {"text": unknown_message(t, options.max_unknown)}}
+        )
+    invocation: dict[str, Any] = {"executionSuccessful": not notifications}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
     run: dict[str, Any] = {
         "tool": {
             "driver": {

@@ -5,7 +5,10 @@ Reports an access to a `__shared__` array whose index the model cannot decide: i
 depends on a value loaded from memory, on an unsupported operation, or on a
 construct the frontend does not model yet. The message says why. This rule is off
 by default; enable it with `--select CL003` or `--extend-select CL003` to see
-which accesses were not checked.
+which accesses were not checked. Whether or not it is enabled, the summary line
+counts the unknown accesses, and a run in which more than `--max-unknown` percent
+(default 50) of them are unknown is an error (exit status 2): it did not see what
+most of the code does.
 
 ## Why is this bad?
 It is not bad in itself: it marks a blind spot. An access that cudalint cannot
