@@ -879,7 +879,7 @@ def _prove(
         if sp.separable:
             values, cases = _base_values(offset, guard, warps, loops, sequences, free)
             if not cases:
-                return result("unknown", None, "no lane executes the access")
+                return replace(result("unknown", None, NOT_EXECUTED), executed=False)
             if base is None:
                 step = _gcd(sp.shift_step(p), align)
                 shifts: Iterable[int] = range(0, p, step)
@@ -959,7 +959,7 @@ def _prove_linear(
     s_index = free.index(s_name)
     _, cases, slopes = _linear_cases(offset, guard, warps, loops, sequences, free, s_index)
     if not cases:
-        return result("unknown", None, "no lane executes the access")
+        return replace(result("unknown", None, NOT_EXECUTED), executed=False)
     close = _closeness(arch)
     span = _bank_span(arch, bank_mode)
     specials: set[int] = set()
@@ -1144,7 +1144,15 @@ def shapes_for(kernel: Kernel | None, tu: TranslationUnit, access: Access, optio
 _STATUS_RANK = {"proved": 0, "worst-case": 1, "unknown": 2}
 
 
+#: The reason of a record whose access no lane executes (``executed`` is False).
+NOT_EXECUTED = "no lane executes the access in any analyzed launch"
+
+
 def _worse(a: AccessResult, b: AccessResult) -> AccessResult:
+    """The worse of two results of one access; one that is not executed never wins."""
+    if a.executed != b.executed:
+        return a if a.executed else b
+
     def key(r: AccessResult) -> tuple[float, int, int]:
         return (r.ways or 0.0, r.wavefronts or 0, _STATUS_RANK[r.status])
 
@@ -1202,4 +1210,20 @@ def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
                     merged_with=tuple(m.text for m in group.members if m is not access),
                 )
             out.append(combined)
-    return out
+    return _drop_unexecuted(out)
+
+
+def _drop_unexecuted(results: list[AccessResult]) -> list[AccessResult]:
+    """Records of an access that no lane executes, where another record of it is executed.
+
+    A template kernel's body holds code for other template arguments (``if (blockSize >=
+    512 && tid < 256)`` in the instantiation with 64): in that instantiation the access
+    costs nothing, which is neither a conflict nor an unknown. It is kept (unknown) only
+    when no analyzed launch or instantiation executes it at all.
+    """
+    def ident(r: AccessResult) -> tuple[object, ...]:
+        a = r.access
+        return (a.span, a.kind, a.text, r.bank_mode)
+
+    executed = {ident(r) for r in results if r.executed}
+    return [r for r in results if r.executed or ident(r) not in executed]

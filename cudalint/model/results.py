@@ -58,6 +58,10 @@ class AccessResult:
     #: are those of the merged instruction.
     merged_width: int | None = None
     merged_with: tuple[str, ...] = ()
+    #: False when no lane of any warp executes the access for this record's shape and
+    #: values (code for another template argument or block size): it costs nothing here
+    #: and is dropped where another record of the same access is executed.
+    executed: bool = True
     #: The worst warp's byte address per lane (None: inactive lane), as costed: the
     #: offset from the array's base plus the worst start of the array modulo the bank
     #: period (see docs/bank-model.md, "Shifts"). None when no warp was costed. For the
