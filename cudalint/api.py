@@ -31,6 +31,7 @@ from cudalint.rules import DEFAULT_SELECTION, FileContext, RuleSelection, run_ru
 
 __all__ = [
     "CUDA_SUFFIXES",
+    "HEADER_SUFFIXES",
     "ExcludeMatcher",
     "FileReport",
     "FileTask",

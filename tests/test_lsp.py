@@ -268,3 +268,47 @@ def test_positions_round_trip_in_every_encoding() -> None:
     # past the end of a line or the document: clamped
     assert column_to_character(lines, 9, 1) == (1, 0)
     assert character_to_column(lines, 0, 99) == (1, len(line.encode()) + 1)
+
+
+def test_headers_with_device_code_get_diagnostics(tmp_path: Path) -> None:
+    """A .h holding a kernel is analysed as directory discovery would; a plain one is not."""
+    pytest.importorskip("pygls")
+    pytest.importorskip("lsprotocol")
+    kernel_h = tmp_path / "kernels.h"
+    text = (
+        "__global__ void k(float *out) {\n"
+        "  __shared__ float s[32 * 32];\n"
+        "  out[threadIdx.x] = s[threadIdx.x * 32];\n"
+        "}\n"
+    )
+    kernel_h.write_text(text, encoding="utf-8")
+    plain_h = tmp_path / "plain.h"
+    plain_h.write_text("int f(int a);\n", encoding="utf-8")
+    client = Client(tmp_path)
+    try:
+        client.request("initialize", {
+            "processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": plain_h.as_uri(), "languageId": "c", "version": 1,
+            "text": "int f(int a);\n"}})
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": kernel_h.as_uri(), "languageId": "cpp", "version": 1, "text": text}})
+        published: list[str] = []
+
+        def kernel_answer(m: dict[str, Any]) -> bool:
+            if m.get("method") == "textDocument/publishDiagnostics":
+                published.append(m["params"]["uri"])
+                return bool(m["params"]["uri"] == kernel_h.as_uri())
+            return False
+
+        diagnostics = client.wait(kernel_answer)["params"]["diagnostics"]
+        assert [d["code"] for d in diagnostics] == ["CL001"]
+        assert diagnostics[0]["range"]["start"]["line"] == 2
+        # the plain header, opened first, got nothing published (not even an empty list)
+        assert plain_h.as_uri() not in published
+        client.request("shutdown", None)
+        client.notify("exit", None)
+    finally:
+        client.proc.kill()
+        client.proc.wait()

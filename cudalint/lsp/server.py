@@ -1,4 +1,5 @@
-"""The language server (pygls 2): diagnostics, quick fixes and hover for .cu/.cuh files.
+"""The language server (pygls 2): diagnostics, quick fixes and hover for .cu/.cuh files
+and for .h/.hpp/.inl headers that hold a kernel or a shared array.
 
 - Diagnostics: on open and save at once, on change after a short pause (debounced),
   always analyzing the buffer as the editor holds it (``check_file(contents=...)``),
@@ -25,7 +26,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from cudalint import __version__
-from cudalint.api import CUDA_SUFFIXES, FileReport, check_file, diagnostic_sort_key
+from cudalint.api import CUDA_SUFFIXES, HEADER_SUFFIXES, FileReport, check_file, diagnostic_sort_key
 from cudalint.config import ConfigError, ConfigFinder
 from cudalint.diagnostics import Diagnostic, Edit, Fix
 from cudalint.lsp.positions import character_to_column, column_to_character, lines_of
@@ -186,7 +187,7 @@ class CudalintServer(LanguageServer):
         return str(self.workspace.position_encoding or "utf-16")
 
     def schedule(self, uri: str, delay: float) -> None:
-        if not _is_cuda(uri):
+        if not _is_cuda(uri, self.workspace.get_text_document(uri).source):
             return
         old = self.pending.pop(uri, None)
         if old is not None:
@@ -222,7 +223,7 @@ class CudalintServer(LanguageServer):
         if old is not None:
             old.cancel()
         self.analyses.pop(uri, None)
-        if _is_cuda(uri):
+        if _is_cuda(uri, None):
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
             )
@@ -309,8 +310,15 @@ class CudalintServer(LanguageServer):
         )
 
 
-def _is_cuda(uri: str) -> bool:
-    return uri.split("?", 1)[0].split("#", 1)[0].endswith(CUDA_SUFFIXES)
+def _is_cuda(uri: str, text: str | None) -> bool:
+    """A .cu/.cuh document, or a C/C++ header that holds a kernel or a shared array (as
+    directory discovery decides; ``text`` None: any header may have been one)."""
+    path = uri.split("?", 1)[0].split("#", 1)[0]
+    if path.endswith(CUDA_SUFFIXES):
+        return True
+    if not path.endswith(HEADER_SUFFIXES):
+        return False
+    return text is None or "__global__" in text or "__shared__" in text
 
 
 def create_server(debounce: float = DEFAULT_DEBOUNCE) -> CudalintServer:
