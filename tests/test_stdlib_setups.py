@@ -29,6 +29,7 @@ _CUDA_HOST_LIBS = (
     "cuComplex.h", "cublas_v2.h", "cublas.h", "cublasLt.h", "cufft.h", "curand.h",
     "cusparse.h", "cusolverDn.h", "nccl.h", "mpi.h", "GL/gl.h", "GL/glew.h", "GL/freeglut.h",
     "cuda_gl_interop.h", "nvtx3/nvToolsExt.h", "cudnn.h", "cub/cub.cuh", "torch/extension.h",
+    "cuda_fp8.h",
 )
 
 #: Sizes nvcc gives on x86_64 Linux (each checked against nvcc 13 --ptx -arch=sm_90), read
@@ -40,8 +41,12 @@ _SIZES = {
     "std::complex<float>": 8, "std::complex<double>": 16, "cuFloatComplex": 8,
     "cuDoubleComplex": 16, "std::array<float, 5>": 20, "std::pair<int, double>": 16,
     "div_t": 8, "ldiv_t": 16, "struct timespec": 16,
+    "__nv_fp8_e4m3": 1, "__nv_fp8x2_e5m2": 2, "__nv_fp8x4_e4m3": 4,
 }
-_ALIGNS = {"cuDoubleComplex": 16, "std::complex<double>": 8, "clock_t": 8}
+_ALIGNS = {
+    "cuDoubleComplex": 16, "std::complex<double>": 8, "clock_t": 8,
+    "__nv_fp8x2_e5m2": 2, "__nv_fp8x4_e4m3": 4,
+}
 
 _BODY = r"""
 static_assert(std::is_same<std::remove_cv_t<const volatile int>, int>::value, "");
@@ -69,6 +74,7 @@ __global__ void probe(float *out) {
 int main() {
   std::vector<float> v(4); std::sort(v.begin(), v.end(), [](float a, float b) { return a < b; });
   std::map<std::string, int> m; m["x"] = 1; std::cout << v[0] << std::endl;
+  torch::Tensor x; if (x.options().dtype() != torch::kFloat32) std::cout << x.options();
   cublasHandle_t h; cublasCreate(&h); cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, 1, 1, 1, nullptr,
       nullptr, 1, nullptr, 1, nullptr, nullptr, 1);
   return 0;

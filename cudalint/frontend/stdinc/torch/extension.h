@@ -10,6 +10,9 @@
 #include <utility>
 #include <tuple>
 #include <optional>
+#include <ostream>
+#include <limits>
+#include <stdexcept>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 namespace c10 {
@@ -23,8 +26,11 @@ struct IntArrayRef { IntArrayRef(); IntArrayRef(std::initializer_list<int64_t>);
   int64_t operator[](size_t) const; size_t size() const; const int64_t* begin() const; const int64_t* end() const;
   std::vector<int64_t> vec() const; };
 struct TensorOptions { TensorOptions(); TensorOptions(ScalarType); TensorOptions(Device);
+  ScalarType dtype() const; Device device() const;
   TensorOptions dtype(ScalarType) const; TensorOptions device(Device) const; TensorOptions device(DeviceType, int = -1) const;
   TensorOptions requires_grad(bool = true) const; TensorOptions layout(int) const; };
+std::ostream& operator<<(std::ostream&, const TensorOptions&);
+std::ostream& operator<<(std::ostream&, ScalarType);
 struct Scalar { template <class T> Scalar(T); template <class T> T to() const; };
 namespace cuda { struct CUDAStream { operator cudaStream_t() const; cudaStream_t stream() const; };
   CUDAStream getCurrentCUDAStream(int = -1); struct CUDAGuard { explicit CUDAGuard(int); explicit CUDAGuard(Device); };
@@ -89,7 +95,7 @@ using at::Tensor;
 namespace indexing { struct Slice { Slice(); template <class A> Slice(A); template <class A, class B> Slice(A, B); }; extern const int None; }
 }  // namespace torch
 namespace pybind11 {
-struct arg { explicit arg(const char*); template <class T> arg& operator=(T&&); };
+struct arg { explicit arg(const char*); template <class T> arg& operator=(T&&); arg& none(bool = true); arg& noconvert(bool = true); };
 struct module_ {
   template <class... A> module_& def(A&&...) { return *this; }
   template <class... A> module_ def_submodule(A&&...);
