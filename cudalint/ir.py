@@ -214,6 +214,10 @@ class Access:
     atomic_op: str | None = None
     atomic_result_used: bool = True
     atomic_operand: int | None = None
+    #: An ``ldmatrix``/``stmatrix`` (LDSM/STSM): each active lane addresses one 16-byte row,
+    #: one phase per 8x8 matrix, rows never merged across lanes (measured on sm_90,
+    #: tests/data/hw/sm90_ldmatrix.jsonl; see cudalint.model.banks.warp_cost).
+    matrix: bool = False
 
 
 @dataclass(frozen=True)

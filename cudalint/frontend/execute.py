@@ -964,7 +964,7 @@ class Executor:
         return result
 
     def emit(self, loc: Loc, role: str, node: Node, unknown: str = "",
-             width: int | None = None) -> None:
+             width: int | None = None, matrix: bool = False) -> None:
         kinds = ROLE_KINDS[role]
         if not kinds or self.fn is None or self.root_fn is None:
             return
@@ -1010,7 +1010,7 @@ class Executor:
                     instantiation=self.root_env.label, unknown_reason=reason or None,
                     indices=indices, element_offset=loc.member_offset + off,
                     region=self.region, order=self.order, volatile=volatile,
-                    **self.atomic_fields(kind),
+                    matrix=matrix, **self.atomic_fields(kind),
                 ))
 
     def atomic_fields(self, kind: str) -> dict[str, Any]:
@@ -1971,7 +1971,8 @@ class Executor:
             if guard is not None:
                 self.guards = (*saved, guard)
             try:
-                self.emit(self.deref(p, pointee), role, n, unknown=reason, width=width)
+                self.emit(self.deref(p, pointee), role, n, unknown=reason, width=width,
+                          matrix=op in ("ldmatrix", "stmatrix"))
             finally:
                 self.guards = saved
         return count
@@ -1985,10 +1986,9 @@ class Executor:
             lane = fold(Binary("%", self.linear_thread(), Const(32, UINT), UINT))
             guard = None if matrices == 4 else Binary("<", lane, Const(8 * matrices, UINT),
                                                       UINT)
-            return (LOAD if op == "ldmatrix" else STORE), 16, (
-                f"inline PTX '{op}' on shared memory: its bank cost is not measured (each"
-                f" of lanes 0-{8 * matrices - 1} addresses one 16-byte row of"
-                f" {matrices} 8x8 matrices)"), guard
+            # Each of lanes 0..8N-1 addresses one 16-byte row of N 8x8 matrices; the
+            # measured rule (Access.matrix) costs one phase per matrix.
+            return (LOAD if op == "ldmatrix" else STORE), 16, "", guard
         if op == "cp.async":
             size: int | None = None
             tail = instr[instr.rfind("]") + 1:] if "]" in instr else ""
@@ -1999,9 +1999,13 @@ class Executor:
                 v = self.expr(operands[int(sm.group(2))])
                 size = v.value if isinstance(v, Const) else None
             copy = size if size is not None and size in (4, 8, 16) else 16
+            bypass = ".cg" in suffixes
             return STORE, copy, (
+                "inline PTX 'cp.async.cg' writes shared memory asynchronously; Nsight Compute"
+                " does not count the shared side of LDGSTS.BYPASS, so its cost is not"
+                " measured" if bypass else
                 "inline PTX 'cp.async' writes shared memory asynchronously; its bank cost is"
-                " not measured"), None
+                " measured only for some patterns (docs/bank-model.md)"), None
         bytes_ = ptx_width(suffixes)
         reason = "" if bytes_ is not None else (
             f"inline PTX '{op}.shared' with a width cudalint does not read")

@@ -139,8 +139,15 @@ def warp_cost(
     arch: Arch,
     bank_mode: int = 4,
     atomic_form: AtomicForm = "combined",
+    matrix: bool = False,
 ) -> Cost:
     """Wavefronts of one warp's access; ``addresses[lane]`` is a byte address or None.
+
+    ``matrix``: an ``ldmatrix``/``stmatrix`` (LDSM/STSM) ``.x1/.x2/.x4`` (``.trans``
+    too): ``addresses[lane]`` is lane's 16-byte row address, None for the lanes
+    beyond ``8 * matrices``. Measured on sm_90 (tests/data/hw/sm90_ldmatrix.jsonl,
+    425/425 rows): one phase per 8x8 matrix (lanes 8m..8m+7), each phase costs
+    ``cost()`` of its 8 rows, with no half-warp merging as a 16-byte LDS has.
 
     ``kind`` "atomic" means a 32-bit shared atomic; 64-bit atomics have no fixed cost
     and must not be passed here. Its ``atomic_form`` is the instruction nvcc emits
@@ -174,6 +181,8 @@ def warp_cost(
             return _phased(addresses, width, HALVES)
         return _fermi_128(addresses, width)
     # Maxwell and newer: the rule measured on sm_90.
+    if matrix:
+        return _phased(addresses, 16, QUARTERS)
     if width <= 4:
         return _phased(addresses, width, WHOLE)
     if kind == "load":

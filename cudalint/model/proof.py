@@ -520,7 +520,8 @@ def _cost_at(
     if any(a % access.width for a in present):
         cost = None
     else:
-        cost = warp_cost(addrs, access.width, access.kind, arch, bank_mode, atomic_form(access))
+        cost = warp_cost(addrs, access.width, access.kind, arch, bank_mode, atomic_form(access),
+                         matrix=access.matrix)
     cache[key] = cost
     return cost
 
