@@ -10,13 +10,16 @@ in its stated range and be reached by one of them.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+import os
+
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cudalint.ir import INT, LONG, UINT, Access, Binary, Const, Expr, SharedArray, Span, Sym
 from cudalint.model.arch import parse_arch
 from cudalint.model.banks import warp_cost
 from cudalint.model.proof import Shape, alignment, period, prove
+from cudalint.model.results import AccessResult
 from cudalint.model.warps import known_shape_warps
 
 SPAN = Span("t.cu", 1, 1, 1, 2)
@@ -137,7 +140,32 @@ def brute(
     return None if worst is None else (worst[1], worst[2])
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The case reported as a random failure (width 1, ``(51 ^ (tx % 32)) + tx / 33`` plus
+# ``k * 2 * threadIdx.y``), on the shapes where one warp holds two rows (the symbolic
+# stride moves one half of the warp against the other): see
+# test_reported_symbolic_stride_case for the numbers derived by hand.
+REPORTED_LANE = Binary(
+    "+", Binary("^", Const(51), Binary("%", TX, Const(32), INT), INT),
+    Binary("/", TX, Const(33), INT), INT,
+)
+REPORTED_UNI = Binary("*", Binary("*", K, Const(2), INT), TY, INT)
+REPORTED_KS = [0, 1, 2, 31, 32, 62, 63, 64, 65, 66, 127, 128, 192, 300]
+#: Random examples per run; CI runs them derandomized (tests/conftest.py). Search longer
+#: with e.g. ``CUDALINT_PROOF_EXAMPLES=3000 python -m pytest tests/test_proof_properties.py``.
+EXAMPLES = int(os.environ.get("CUDALINT_PROOF_EXAMPLES") or 100)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="load", shape=(48, 3, 1),
+         arch=("sm_90", 4), guarded=False, ks=REPORTED_KS)
+@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="load", shape=(48, 3, 1),
+         arch=("sm_90", 4), guarded=True, ks=REPORTED_KS)
+@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="store", shape=(16, 16, 1),
+         arch=("sm_90", 4), guarded=False, ks=REPORTED_KS)
+@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="load", shape=(8, 4, 2),
+         arch=("sm_20", 4), guarded=True, ks=REPORTED_KS)
+@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="load", shape=(100, 1, 1),
+         arch=("sm_35", 8), guarded=False, ks=REPORTED_KS)
 @given(
     lane=lane_exprs,
     uni=uniform_terms,
@@ -189,3 +217,44 @@ def test_proof_matches_brute_force(
             ]
             for wf, ideal in per_k:
                 assert (wf, ideal) == (r.wavefronts, r.ideal_wavefronts), (r, k, wf, ideal)
+
+
+def _reported(shape: tuple[int, int, int], guarded: bool) -> AccessResult:
+    index = _b("+", REPORTED_LANE, REPORTED_UNI)
+    access = Access("k::s", "k", "load", 1, Binary("*", index, Const(1), LONG), SPAN,
+                    guard=_b("<", TX, Const(20)) if guarded else None)
+    array = SharedArray("k::s", "s", "char", 1, (1 << 20,), SPAN)
+    return prove(access, array, Shape(shape, "launch"), parse_arch("sm_90"), 4)
+
+
+def test_reported_symbolic_stride_case() -> None:
+    """The reported case, numbers derived by hand from the bank rule (docs/bank-model.md:
+    1-byte lanes on one word share it; distinct words of one bank cost one each).
+
+    51 ^ t for t < 16 is 48..63 (words 12..15), for t < 32 it is 32..63 (words 8..15).
+    - (32, 8, 1): a warp is one row, so k * 2 * threadIdx.y is a uniform shift: 1.
+    - (16, 16, 1): rows 2w and 2w+1 share a warp; the second half is the first moved by
+      2k bytes. k = 0: same bytes, 1. k = 64: 128 bytes, words 44..47 in banks 12..15
+      against words 12..15 of the first half: 2 words per bank, 2-way.
+    - (48, 3, 1), warp 1: lanes 0..15 are row 0, tx 32..47, bytes 51 and (51 ^ j) + 1
+      for j = 1..15, i.e. 49..64 (words 12..16); lanes 16..31 are row 1, tx 0..15, bytes
+      48..63 + 2k. k = 64: words 44..47, banks 12..15 again: 2-way. With the guard
+      tx < 20 the first half is inactive and every warp is one row: 1 for every k.
+    """
+    assert (r := _reported((32, 8, 1), False)).status == "proved"
+    assert (r.wavefronts, r.ideal_wavefronts) == (1, 1)
+    for shape in ((16, 16, 1), (48, 3, 1)):
+        r = _reported(shape, False)
+        assert r.status == "worst-case", r
+        assert (r.wavefronts, r.ideal_wavefronts) == (2, 1), r
+    r = _reported((48, 3, 1), True)
+    assert r.status == "proved", r
+    assert (r.wavefronts, r.ideal_wavefronts) == (1, 1), r
+    # the hand-derived warps, costed directly: k = 64 is 2-way, k = 0 is not
+    arch = parse_arch("sm_90")
+    for k, expected in ((0, 1), (64, 2)):
+        row0 = [(51 ^ j) + (1 if j else 0) for j in range(16)]  # tx = 32 + j, ty = 0
+        row1 = [(51 ^ t) + 2 * k for t in range(16)]  # tx = t, ty = 1
+        assert warp_cost([*row0, *row1], 1, "load", arch).wavefronts == expected
+        assert brute(_b("+", REPORTED_LANE, REPORTED_UNI), None, 1, "load", (48, 3, 1),
+                     "sm_90", 4, k, 0) == (expected, 1)
