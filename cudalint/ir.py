@@ -191,8 +191,13 @@ class Access:
     text: str = ""
     #: Lanes execute the access only where this is non-zero (None: always).
     guard: Expr | None = None
-    #: Template arguments substituted for this record, e.g. ``S=4``; None otherwise.
+    #: Template arguments substituted for this record, e.g. ``S=4``; None otherwise. Kernel
+    #: parameters a launch passes as constants are part of the label too (``Bc=32``).
     instantiation: str | None = None
+    #: The names in ``instantiation`` that are kernel parameters bound by a launch's
+    #: constant arguments (not template arguments): values this record assumes that
+    #: another caller of the kernel may not pass.
+    launch_params: tuple[str, ...] = ()
     #: Why the offset could not be modelled, if it could not.
     unknown_reason: str | None = None
     #: The subscripts, outermost first, when the access is a plain subscript chain on the

@@ -312,13 +312,13 @@ def test_launch_note_names_the_matching_launch_and_worst_warp() -> None:
 
 def test_instantiation_note() -> None:
     unit, results = transpose_unit()
+    # S is a template argument; n is a kernel parameter that the launch passes as a
+    # constant (cudalint.frontend.host.bind_parameters), named in Access.launch_params
     r = dataclasses.replace(
-        results[1], access=dataclasses.replace(results[1].access, instantiation="S=4, n=8")
+        results[1], access=dataclasses.replace(
+            results[1].access, instantiation="S=4, n=8", launch_params=("n",))
     )
-    # S is a template parameter of the kernel; n is a kernel parameter that the launch
-    # passes as a constant (cudalint.frontend.host.bind_parameters)
-    kernels = tuple(dataclasses.replace(k, template_params=("S",)) for k in unit.kernels)
-    unit = dataclasses.replace(unit, kernels=kernels, launches=())
+    unit = dataclasses.replace(unit, launches=())
     (d,) = run_rules(FileContext(unit.file, unit, [r]))
     assert "in instantiation S=4" in d.notes
     assert "with n=8 passed by the launch" in d.notes

@@ -1008,6 +1008,7 @@ class Executor:
                     array=loc.array.key, kernel=self.root_fn.name, kind=kind,  # type: ignore[arg-type]
                     width=w, offset=o, span=span, text=text, guard=guard,
                     instantiation=self.root_env.label, unknown_reason=reason or None,
+                    launch_params=tuple(sorted(self.root_env.params)),
                     indices=indices, element_offset=loc.member_offset + off,
                     region=self.region, order=self.order, volatile=volatile,
                     matrix=matrix, **self.atomic_fields(kind),

@@ -156,15 +156,12 @@ def warp_note(result: AccessResult) -> str | None:
 
 def instantiation_notes(ctx: FileContext, result: AccessResult) -> list[str]:
     """``in instantiation BM=64`` for template arguments; kernel parameters a launch passes
-    as constants (cudalint.frontend.host) read ``with Bc=32 passed by the launch``."""
+    as constants (``Access.launch_params``) read ``with Bc=32 passed by the launch``."""
     label = result.access.instantiation or ""
-    kernel = next((k for k in ctx.unit.kernels if k.name == result.access.kernel), None)
-    template = set(kernel.template_params) if kernel is not None else set()
+    bound = set(result.access.launch_params)
     parts = re.split(r",\s*(?=[A-Za-z_]\w*=)", label)
-    if kernel is None:
-        return [f"in instantiation {label}"]
-    args = [p for p in parts if p.split("=", 1)[0] in template]
-    params = [p for p in parts if p.split("=", 1)[0] not in template]
+    args = [p for p in parts if p.split("=", 1)[0] not in bound]
+    params = [p for p in parts if p.split("=", 1)[0] in bound]
     notes = []
     if args:
         notes.append(f"in instantiation {', '.join(args)}")
