@@ -545,10 +545,13 @@ def _drop_duplicate_results(
         for e in group:
             by_kernel.setdefault(e[2], []).append(e)
         for same_kernel in by_kernel.values():
-            if any(r.access.instantiation is not None for _, r, _ in same_kernel):
-                for _, r, _ in same_kernel:
-                    if r.access.instantiation is None:
-                        dropped.add(id(r))
+            # The uninstantiated analysis of another file gives way to instantiations;
+            # within one file a symbolic record beside instantiated ones is deliberate
+            # (a launch that leaves a bound parameter unknown) and stays.
+            instantiated_in = {i for i, r, _ in same_kernel if r.access.instantiation}
+            for i, r, _ in same_kernel:
+                if r.access.instantiation is None and instantiated_in - {i}:
+                    dropped.add(id(r))
             by_inst: dict[str | None, list[AccessResult]] = {}
             for _, r, _ in same_kernel:
                 if id(r) not in dropped:

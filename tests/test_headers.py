@@ -180,3 +180,40 @@ def test_a_suppression_in_a_header_used_from_another_file_is_not_unused(
     assert "2 conflicts" in out
     (HEADERS / "header_twice" / "transpose.cuh").read_text(encoding="utf-8").index(
         "// cudalint: ignore[CL001]")
+
+
+def test_directory_run_keeps_the_symbolic_record_of_a_partly_bound_parameter(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One launch binds n = 32, another passes a run-time n: the file keeps both records
+    (32-way for n=32, the symbolic one for any n), alone and in a directory run with
+    another file (where the run-level dedupe is active)."""
+    (tmp_path / "a.cu").write_text(
+        "__global__ void k(float *out, int n) {\n"
+        "  __shared__ float s[32 * 64];\n"
+        "  out[threadIdx.x] = s[threadIdx.x * n];\n"
+        "}\n"
+        "void run(float *o, int m) {\n"
+        "  const int n = 32;\n"
+        "  k<<<1, 32>>>(o, n);\n"
+        "  k<<<1, 32>>>(o, m);\n"
+        "}\n"
+    )
+    (tmp_path / "b.cu").write_text(
+        "__global__ void other(float *o) {\n"
+        "  __shared__ float t[32];\n"
+        "  o[threadIdx.x] = t[threadIdx.x];\n"
+        "}\n"
+    )
+    monkeypatch.chdir(tmp_path)
+
+    def records(*paths: str) -> list[tuple[str, str | None, str]]:
+        out: list[tuple[str, str | None, str]] = []
+        for report in check_paths(list(paths), Options()):
+            for r in report.results:
+                if os.path.basename(r.access.span.file) == "a.cu":
+                    out.append((r.access.text, r.access.instantiation, r.status))
+        return sorted(out, key=str)
+
+    alone = records("a.cu")
+    assert sorted(str(inst) for _, inst, _ in alone) == ["None", "n=32"]
+    assert records(".") == alone
