@@ -83,6 +83,15 @@ MAX_SHAPES = 64
 MAX_THREADS = 1024
 MAX_Z = 64
 
+#: ``.value`` / ``::value`` ending a dependent member reference (``ic.value``).
+_VALUE_MEMBER = re.compile(r"(\.|::)\s*value\s*$")
+#: ``std::integral_constant<int, 32>{}`` (or ``()``) as an argument: the value it carries.
+_INTEGRAL_CONSTANT = re.compile(
+    r"^(?:::)?(?:std\s*::\s*)?integral_constant\s*<\s*[\w\s:]+?,\s*(.+?)\s*>\s*(?:\{\s*\}|\(\s*\))?$",
+    re.S)
+#: Levels of host calls a lambda may be passed down (``dispatch(launch, bs)``).
+MAX_LAMBDA_DEPTH = 3
+
 Dims = tuple[int | None, int | None, int | None]
 Shape = tuple[int, int, int]
 
@@ -149,6 +158,23 @@ class _HostExecutor(Executor):
         self.values.update(extra)
 
     def _expr(self, c: Node) -> Expr:
+        if c.kind == N.MEMBER_REF and len(c.children) == 1:
+            # ``ic.value`` of a generic lambda's ``auto ic`` bound to an
+            # ``std::integral_constant`` (a dependent member: clang leaves it unnamed)
+            base = strip(c.children[0])
+            if base.kind == N.DECL_REF and base.referenced is not None:
+                bound = self.values.get(key_of(base.referenced))
+                if isinstance(bound, Const) and key_of(base.referenced) in \
+                        self.host._lambda_params and _VALUE_MEMBER.search(
+                            self.host.w.slice(c.extent)):
+                    return bound
+        if self.host._lambda_params and c.cursor.type.spelling == "<dependent type>":
+            text = " ".join(self.host.w.slice(c.extent).split())
+            for k, pname in self.host._lambda_params.items():
+                bound = self.values.get(k)
+                if isinstance(bound, Const) and re.fullmatch(
+                        rf"decltype \( ?{pname} ?\) ?:: ?value|{pname} ?\. ?value", text):
+                    return bound
         if c.kind == N.ARRAY_SUBSCRIPT and len(c.children) == 2:
             base = strip(c.children[0])
             if base.kind == N.DECL_REF and base.referenced is not None:
@@ -260,7 +286,9 @@ class _HostExecutor(Executor):
 
     def _int_dims(self, c: Node) -> Dims | None:
         if node_int_type(c) is None:
-            return None
+            # a dependent expression in a generic lambda (``ic.value``) that has a value
+            v = self.known(c) if c.cursor.type.spelling == "<dependent type>" else None
+            return (v, 1, 1) if v is not None else None
         return (self.known(c), 1, 1)
 
 
@@ -281,6 +309,8 @@ class HostLaunches:
         #: kernel name -> instantiation label -> its template arguments
         self.instantiations: dict[str, dict[str, Env]] = {}
         self._callers: dict[int, list[tuple[Function, Node]]] = {}
+        #: keys of generic lambdas' parameters bound to integral constants -> their names
+        self._lambda_params: dict[int, str] = {}
 
     # --- the whole file ---------------------------------------------------------------
 
@@ -466,14 +496,15 @@ class HostLaunches:
                 loops.append(cur)
             switches = switches or cur.kind == N.SWITCH
             cur = parents.get(id(cur))
+        lambdas = self._lambda_bindings(fn, site)
         if not loops and not switches:
-            return [{}]
+            return lambdas
         refs = self._refs(fn, site)
-        assignments: list[dict[int, Const]] = [{}]
+        assignments: list[dict[int, Const]] = lambdas
         if switches:
             narrowed = self._switch_cases(fn, site, ctx, refs)
             if narrowed is not None:
-                assignments = narrowed
+                assignments = [{**a, **b} for a in lambdas for b in narrowed]
         for loop in reversed(loops):  # outermost first: inner bounds may use outer variables
             var = self._loop_var(loop)
             if var is None or key_of(var.cursor) not in refs:
@@ -492,6 +523,90 @@ class HostLaunches:
                     return [{}]
             assignments = grown
         return assignments
+
+    # --- generic lambdas ----------------------------------------------------------------
+
+    def _lambda_bindings(self, fn: Function, site: Node) -> list[dict[int, Const]]:
+        """Inside ``auto launch = [&](auto ic) { k<ic.value><<<g, ic.value>>>(); }`` the
+        parameter ``ic`` holds each ``std::integral_constant<int, N>{}`` the lambda is
+        called with: directly (``launch(std::integral_constant<int, 32>{})``) or from a
+        host function it is passed to (``dispatch(launch, bs)`` calling ``launch(...)`` in
+        a ``switch``). One assignment per call; [{}] when ``site`` is in no such lambda,
+        or the lambda is used any other way (stored, passed where it cannot be followed)."""
+        parents = self._parent_map(fn)
+        cur = parents.get(id(site))
+        while cur is not None and cur.kind != K.LAMBDA_EXPR.value:
+            cur = parents.get(id(cur))
+        if cur is None:
+            return [{}]
+        params = [ch for ch in cur.children if ch.kind == K.PARM_DECL.value]
+        holder = parents.get(id(cur))
+        while holder is not None and holder.kind in (N.UNEXPOSED, N.PAREN):
+            holder = parents.get(id(holder))
+        if not params or holder is None or holder.kind != N.VAR_DECL:
+            return [{}]
+        calls = self._lambda_calls(fn, key_of(holder.cursor), 0)
+        if not calls:
+            return [{}]
+        out: list[dict[int, Const]] = []
+        for args in calls:
+            bound: dict[int, Const] = {}
+            for p, v in zip(params, args, strict=False):
+                if v is not None:
+                    pk = key_of(p.cursor)
+                    self._lambda_params[pk] = p.spelling
+                    bound[pk] = Const(v, INT)
+            if bound and bound not in out:
+                out.append(bound)
+            if len(out) > MAX_CONTEXTS:
+                return [{}]
+        return out or [{}]
+
+    def _lambda_calls(self, fn: Function, vk: int, depth: int
+                      ) -> list[tuple[int | None, ...]] | None:
+        """The integral-constant values of the arguments of every call of the callable
+        variable or parameter ``vk`` of ``fn``, following it into host functions it is
+        passed to; None when it is used any other way."""
+        if fn.body is None or depth > MAX_LAMBDA_DEPTH:
+            return None
+        parents = self._parent_map(fn)
+        names = dict(self.w.named_consts())
+        out: list[tuple[int | None, ...]] = []
+        for n in _walk(fn.body):
+            if n.kind != N.DECL_REF or n.referenced is None or key_of(n.referenced) != vk:
+                continue
+            child, up = n, parents.get(id(n))
+            while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
+                child, up = up, parents.get(id(up))
+            if up is None or up.kind != N.CALL:
+                return None
+            kids = up.children
+            idx = next(i for i, ch in enumerate(kids) if ch is child)
+            callee = self._callee(up)
+            if callee is n or (idx >= 1 and up.spelling == "operator()"):
+                out.append(tuple(self._integral_constant(a, names)
+                                 for a in kids[idx + 1:]
+                                 if not strip(a).spelling.startswith("operator")))
+                continue
+            target = self._host_target(up)
+            args = arguments(up)
+            pos = next((i for i, a in enumerate(args) if a is child or strip(a) is n), None)
+            tparams = Executor.params(target) if target is not None else []
+            if target is None or pos is None or pos >= len(tparams):
+                return None
+            got = self._lambda_calls(target, key_of(tparams[pos].cursor), depth + 1)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+
+    def _integral_constant(self, arg: Node, names: dict[str, int]) -> int | None:
+        text = " ".join(self.w.slice(arg.extent).split())
+        m = _INTEGRAL_CONSTANT.match(text) or _INTEGRAL_CONSTANT.match(
+            " ".join(arg.type.spelling.split()))
+        if m is not None:
+            return self.w._eval_text_in(m.group(1), names)
+        return None
 
     def _switch_cases(self, fn: Function, site: Node, ctx: _Context, refs: set[int]
                       ) -> list[dict[int, Const]] | None:
@@ -937,6 +1052,13 @@ class HostLaunches:
             return None
         names = dict(self.w.named_consts())
         names.update(ex.env.values)
+        for k, carried in ex.values.items():
+            pname = self._lambda_params.get(k)
+            if pname is not None and isinstance(carried, Const):
+                # ``ic.value``, ``decltype(ic)::value``, ``ic()``: the constant it carries
+                args = [re.sub(rf"(?:\bdecltype\s*\(\s*{pname}\s*\)\s*::\s*value\b"
+                               rf"|\b{pname}\s*\.\s*value\b|\b{pname}\s*\(\s*\))",
+                               str(carried.value), a) for a in args]
         env = Env()
         parts: list[str] = []
         for p, arg in zip(target.template_params, args, strict=True):
@@ -952,7 +1074,9 @@ class HostLaunches:
                 continue
             for ident in re.findall(r"[A-Za-z_]\w*", arg):
                 if ident not in names:
-                    v = self._local_value(ex, ident)
+                    v = self._lambda_local(ex, ident)
+                    if v is None:
+                        v = self._local_value(ex, ident)
                     if v is not None:
                         names[ident] = v
             value = self.w._eval_text_in(arg, names)
@@ -962,6 +1086,27 @@ class HostLaunches:
             parts.append(f"{p.name}={value}")
         env.label = ", ".join(parts)
         return env
+
+    def _lambda_local(self, ex: _HostExecutor, name: str) -> int | None:
+        """A local named ``name`` declared in a lambda around the site, before it
+        (``constexpr int block_size = ic.value;``), which hides a same-named variable of
+        the enclosing function."""
+        fn, site = ex.fn, ex.site
+        if fn is None or fn.body is None or site is None:
+            return None
+        parents = self._parent_map(fn)
+        cur = parents.get(id(site))
+        while cur is not None:
+            if cur.kind == K.LAMBDA_EXPR.value:
+                decls = [n for n in _walk(cur) if n.kind == N.VAR_DECL and n.spelling == name
+                         and n.extent.start.offset < site.extent.start.offset]
+                if len(decls) == 1:
+                    var = fn.vars.get(key_of(decls[0].cursor))
+                    if var is None or var.modified or var.init is None:
+                        return None
+                    return ex.known(var.init)
+            cur = parents.get(id(cur))
+        return None
 
     @staticmethod
     def _local_value(ex: _HostExecutor, name: str) -> int | None:

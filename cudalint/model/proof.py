@@ -642,12 +642,116 @@ def _value(name: str, v: int) -> str:
     return f"{shown} = {v}"
 
 
+# --- the assumed shape: one number for every block shape, or a condition ---------------------
+
+
+@lru_cache(maxsize=64)
+def _assumed_shape_groups(
+    warps: tuple[Warp, ...], needed: frozenset[str], max_threads: int
+) -> tuple[tuple[tuple[int, int, int], frozenset[int]], ...]:
+    """For each distinct set of ``warps`` one legal block shape holds (blockDim.x a
+    multiple of 32, at most ``max_threads`` threads), the first such shape and the set.
+
+    A warp of the assumed enumeration exists in a shape when its warp index, threadIdx.y
+    and threadIdx.z fit in it and the blockDim values the access reads are the shape's.
+    """
+    limit = max(32, min(max_threads, 1024)) // 32
+    dims = [BLOCK_DIM.index(n) for n in BLOCK_DIM if n in needed]
+    firsts = [w.lanes[0] for w in warps]
+    out: dict[frozenset[int], tuple[int, int, int]] = {}
+    for m in range(1, limit + 1):
+        for by in range(1, limit // m + 1):
+            for bz in range(1, min(64, limit // (m * by)) + 1):
+                shp = (32 * m, by, bz)
+                held = frozenset(
+                    i for i, f in enumerate(firsts)
+                    if f is not None and f[0] < shp[0] and f[1] < by and f[2] < bz
+                    and all(f[3 + d] == shp[d] for d in dims)
+                )
+                if held and held not in out:
+                    out[held] = shp
+    return tuple((shp, held) for held, shp in out.items())
+
+
+def _assumed_shape_condition(
+    cases: list[_Case], shifts: Iterable[int], warps: list[Warp], needed: frozenset[str],
+    max_threads: int, access: Access, arch: Arch, bank_mode: int,
+    cache: dict[tuple[object, ...], Cost | None],
+) -> tuple[str, str | None] | None:
+    """None when every legal block shape's worst warp costs the same (at every shift);
+    else the condition naming a worst shape and a better one, and a ``gcd`` formula when
+    one blockDim value alone decides the number.
+
+    The assumed shape is exhaustive (every blockDim.x multiple of 32), but the block
+    shape is a fact of the launch: ``s[threadIdx.x * blockDim.y]`` is 1-way for
+    blockDim.y = 1 and 32-way for 32, so the worst over shapes is not a proof."""
+    index = {id(w): i for i, w in enumerate(warps)}
+    groups = _assumed_shape_groups(tuple(warps), needed, max_threads)
+    if len(groups) <= 1:
+        return None
+    p = period(arch, bank_mode, access.width)
+    # per shape: the worst (ways, wavefronts, ideal) over its warps, at the worst shift
+    best: dict[tuple[int, int, int], tuple[float, int, int]] = {}
+    values: set[tuple[float, int, int]] = set()
+    for r in shifts:
+        per_warp: dict[int, tuple[float, int, int]] = {}
+        for case in cases:
+            addrs = (case.addresses if r == 0
+                     else [None if a is None else a + r for a in case.addresses])
+            c = _cost_at(addrs, access, arch, bank_mode, p, cache)
+            if c is None:
+                break
+            i = index[id(case.warp)]
+            k = (c.ways, c.wavefronts, c.ideal)
+            if i not in per_warp or k > per_warp[i]:
+                per_warp[i] = k
+        else:
+            for shp, held in groups:
+                ks = [per_warp[i] for i in held if i in per_warp]
+                if not ks:
+                    continue
+                k = max(ks)
+                values.add(k)
+                if shp not in best or k > best[shp]:
+                    best[shp] = k
+    if len(values) <= 1 or not best:
+        return None
+    top = max(best.values())
+    low = min(best.values())
+    hi_shape = next(shp for shp, k in best.items() if k == top)
+    lo_shape = next(shp for shp, k in best.items() if k == low)
+
+    def show(shp: tuple[int, int, int]) -> str:
+        return f"({shp[0]}, {shp[1]}, {shp[2]})"
+
+    cond = (
+        f"when blockDim = {show(hi_shape)} ({low[1]} wavefront{'s' if low[1] != 1 else ''}, "
+        f"ideal {low[2]}, with {show(lo_shape)}; give the block shape to prove it)"
+    )
+    formula: str | None = None
+    used = [n for n in BLOCK_DIM if n in needed]
+    if len(used) == 1:
+        d = BLOCK_DIM.index(used[0])
+        by_value: dict[int, float] = {}
+        for shp, k in best.items():
+            v = shp[d] // 32 if d == 0 else shp[d]
+            by_value[v] = max(by_value.get(v, 0.0), k[0])
+        formula = _gcd_formula(used[0] + ("/32" if d == 0 else ""), by_value, 32)
+    return cond, formula
+
+
 # --- a symbol that scales the lane pattern ---------------------------------------------------
 
 
 def _bank_span(arch: Arch, bank_mode: int) -> int:
-    """Bytes after which the bank mapping repeats (32 banks x bank width)."""
-    return 32 * (8 if arch.family == "kepler" and bank_mode == 8 else 4)
+    """Bytes after which the whole bank rule repeats: 32 banks x bank width, and on
+    Kepler the 256-byte row a bank serves per pass in either mode (in 4-byte mode the
+    bank index repeats every 128 bytes, but whether two lanes of one bank share a row
+    depends on the address modulo 256: ``tx * (4 + S)`` bytes is 16-way at S = 124 and
+    32-way at S = 252)."""
+    if arch.family == "kepler":
+        return 256
+    return 32 * 4
 
 
 def _closeness(arch: Arch) -> int:
@@ -822,6 +926,7 @@ def _prove(
         offset = _substituted(offset, known)
         guard = _substituted(guard, known) if guard is not None else None
 
+    needed: set[str] = set()
     if shape.dims is not None:
         warps = known_shape_warps(shape.dims)
     else:
@@ -896,6 +1001,13 @@ def _prove(
                 coeffs = sp.coefficients if sp.uniform_symbols else ()
                 cond = _condition(worst.shift - (base or 0), coeffs, values, free, p, array)
                 return result("worst-case", worst.cost, cond, worst)
+            if shape.dims is None and shape_note is None:
+                by_shape = _assumed_shape_condition(
+                    cases, outcomes, warps, frozenset(needed), shape.max_threads, access, arch,
+                    bank_mode, cache,
+                )
+                if by_shape is not None:
+                    return result("worst-case", worst.cost, by_shape[0], worst, by_shape[1])
             if loops:
                 per_iteration = _by_iteration(cases, worst.shift, access, arch, bank_mode, cache)
                 if len({(c.wavefronts, c.ideal) for c in per_iteration.values()}) > 1:
@@ -1035,10 +1147,23 @@ def _prove_linear(
         cond = "when " + name + " = " + ", ".join(
             str(v) for v, o in special.items() if abs(o.cost.ways - top) < 1e-9
         )
-    if cond == "for every value" or len({(o.cost.wavefronts, o.cost.ideal) for o in every}) == 1:
+    # values near zero (lanes within a word, or a Kepler row, of each other) that fall in
+    # a worst residue class without reaching the worst: "S % 256 == 252" alone would
+    # claim 32-way at S = 124 too (Kepler, 4-byte mode: 16-way there)
+    below = sorted(v for v, o in special.items()
+                   if (v - far) % span in worst_res and o.cost.ways < top - 1e-9)
+    if cond == "for every value" and below:
+        cond = f"for every {name}"
+    elif cond == "for every value" or len(
+        {(o.cost.wavefronts, o.cost.ideal) for o in every}
+    ) == 1:
         # S does not matter; where the array (or the uniform offset) lands does
         where = "the array starts" if base is None else "the uniform offset is"
         cond = f"when {where} at byte {worst.shift % p} mod {p}"
+        below = []
+    if below:
+        cond += " except " + name + " in {" + ", ".join(map(str, below[:6])) + (
+            ", ...}" if len(below) > 6 else "}")
     exceptions = sorted(v for v, o in special.items()
                         if generic.get((v - far) % span) is None
                         or o.cost.ways != generic[(v - far) % span].cost.ways)
