@@ -38,7 +38,9 @@ __all__ = [
     "check_file",
     "check_paths",
     "dedupe_reports",
+    "discovered_headers",
     "expand_paths",
+    "is_header",
     "run_tasks",
 ]
 
@@ -70,6 +72,9 @@ class FileReport:
     source: bytes | None = None
     #: Diagnostics dropped by suppression comments or the baseline.
     suppressed: int = 0
+    #: For a header found in a directory and not analysed on its own: the file of the
+    #: same run that includes it, in whose analysis its code was analysed.
+    covered_by: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -343,6 +348,10 @@ class FileTask:
     contents: bytes | None = None
     #: Known before analysis: the file cannot be analyzed (e.g. an unlistable directory).
     error: str | None = None
+    #: A header that directory discovery found (not named on the command line): its
+    #: analysis on its own is skipped when a file of the same run includes it
+    #: (``run_tasks``).
+    discovered: bool = False
 
 
 def _run_task(task: FileTask) -> FileReport:
@@ -423,6 +432,69 @@ def run_tasks(
         if progress is not None:
             progress(done, total)
 
+    # Headers found in a directory wait for the files that may include them (whatever
+    # ``jobs``, so that the output does not depend on it).
+    later = [i for i in todo if tasks[i].discovered and is_header(tasks[i].path)]
+    if later:
+        _run_indices(tasks, [i for i in todo if i not in set(later)], jobs, reports, count)
+        covered = included_elsewhere(reports)
+        rest = []
+        for i in later:
+            if _abs(tasks[i].path) in covered:
+                reports[i] = covered_report(tasks[i], covered[_abs(tasks[i].path)])
+                count()
+            else:
+                rest.append(i)
+        _run_indices(tasks, rest, jobs, reports, count)
+    else:
+        _run_indices(tasks, todo, jobs, reports, count)
+    out = [r if r is not None else FileReport(path=t.path, error="not analyzed")
+           for r, t in zip(reports, tasks, strict=True)]
+    dedupe_reports(out)
+    return out
+
+
+def is_header(path: str) -> bool:
+    """A header by its name (``.cuh``, ``.h``, ``.hpp``, ``.inl``), not a ``.cu`` file."""
+    return path.endswith((".cuh", *HEADER_SUFFIXES))
+
+
+def included_elsewhere(reports: Sequence[FileReport | None]) -> dict[str, str]:
+    """Project files that a fully analysed report's unit includes (absolute path), each
+    with the first such report's path."""
+    out: dict[str, str] = {}
+    for report in reports:
+        if report is None or report.error is not None or report.unit is None:
+            continue
+        if not report.unit.parsed:
+            continue
+        for inc in report.unit.includes:
+            out.setdefault(os.path.normcase(inc), report.path)
+    return out
+
+
+def covered_report(task: FileTask, by: str) -> FileReport:
+    """The report of a discovered header that ``by`` includes: not analysed on its own.
+
+    Every access in it is analysed in ``by``'s unit (its kernels, instantiated or not,
+    and its ``__device__`` functions, called or not: the walker runs them all), where
+    ``dedupe_reports`` would prefer those results over the header's own anyway; what the
+    header alone adds is only clang's errors of a header parsed without the includes
+    and macros its users give it. The file still counts as analysed.
+    """
+    source = task.contents
+    if source is None:
+        try:
+            source = _read(task.path)
+        except OSError:  # read for excerpts and suppressions only: none then
+            source = None
+    return FileReport(path=task.path, unit=TranslationUnit(file=task.path),
+                      source=source, covered_by=by)
+
+
+def _run_indices(tasks: Sequence[FileTask], todo: Sequence[int], jobs: int,
+                 reports: list[FileReport | None], count: Callable[[], None]) -> None:
+    """Analyse ``tasks[i]`` for ``i`` in ``todo`` into ``reports[i]``."""
     workers = min(jobs, len(todo))
     if workers <= 1:
         for i in todo:
@@ -456,10 +528,6 @@ def run_tasks(
                     "process died; please report",
                 )
             count()
-    out = [r if r is not None else FileReport(path=t.path, error="not analyzed")
-           for r, t in zip(reports, tasks, strict=True)]
-    dedupe_reports(out)
-    return out
 
 
 def _abs(path: str) -> str:
@@ -507,7 +575,13 @@ def dedupe_reports(reports: Sequence[FileReport]) -> None:
             continue
         for r in report.results:
             entries.append((i, r, _result_context(report, r)))
-    if len({i for i, _, _ in entries}) > 1:
+    # A header not analysed on its own (``covered_report``) takes part as the report its
+    # analysis would have been, one with results wherever its code has accesses: the
+    # output is the same as when it is analysed on its own.
+    in_files = {_abs(r.access.span.file) for _, r, _ in entries}
+    covered = {i for i, report in enumerate(reports)
+               if report.covered_by is not None and _abs(report.path) in in_files}
+    if len({i for i, _, _ in entries} | covered) > 1:
         _drop_duplicate_results(reports, entries)
     seen: set[tuple[str, int, int, str, str]] = set()
     for report in reports:
@@ -598,8 +672,27 @@ def check_paths(
     exclude: Callable[[str], bool] | None = None,
 ) -> list[FileReport]:
     """Analyze every file under ``paths``, in order; a bad path gives an error report."""
+    paths = list(paths)
+    found = discovered_headers(paths, exclude)
     tasks = [
-        FileTask(path, options, selection, error=error)
+        FileTask(path, options, selection, error=error, discovered=_abs(path) in found)
         for path, error in expand_paths(paths, exclude)
     ]
     return run_tasks(tasks, jobs)
+
+
+def discovered_headers(paths: Iterable[str], exclude: Callable[[str], bool] | None = None
+                       ) -> set[str]:
+    """The headers (absolute paths) that directories in ``paths`` give and that are not
+    themselves named in ``paths``: each is analysed on its own only when no file of the
+    run includes it (see ``run_tasks``)."""
+    paths = list(paths)
+    named = {_abs(p) for p in paths if p not in ("-", "") and not os.path.isdir(p)}
+    found: set[str] = set()
+    for p in paths:
+        if p in ("-", "") or not os.path.isdir(p):
+            continue
+        for file, error in expand_paths([p], exclude):
+            if error is None and is_header(file) and _abs(file) not in named:
+                found.add(_abs(file))
+    return found

@@ -25,6 +25,7 @@ from cudalint.api import (
     dedupe_reports,
     diagnostic_sort_key,
     expand_paths,
+    is_header,
     run_tasks,
 )
 from cudalint.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
@@ -367,11 +368,19 @@ def _tasks(
         return [task], codes
     if args.stdin_filename is not None:
         raise UsageError("--stdin-filename needs '-' as the path")
+    # A header a directory gives, and not named itself, is analysed on its own only when
+    # no file of the run includes it (api.run_tasks).
+    named = {os.path.normcase(os.path.normpath(os.path.abspath(p)))
+             for p in args.paths if not os.path.isdir(p)}
     for path in args.paths:
+        walked = os.path.isdir(path)
         for file, error in expand_paths([path], resolver.excluder(path)):
             if file in codes:
                 continue
             task, codes[file] = resolver.task(file, error=error)
+            if walked and is_header(file) and os.path.normcase(
+                    os.path.normpath(os.path.abspath(file))) not in named:
+                task = dataclasses.replace(task, discovered=True)
             tasks.append(task)
     # The same file given twice (or inside a given directory) is analyzed once.
     unique: list[FileTask] = []
@@ -571,6 +580,11 @@ def _run(argv: Sequence[str] | None) -> int:
     finally:
         if progress is not None:
             progress.clear()
+    if log is not None:
+        for report in reports:
+            if report.covered_by is not None:
+                log(f"{report.path}: analysed as part of {report.covered_by}, which includes "
+                    "it (not on its own)")
     _suppress(reports, codes)
     if args.baseline is not None:
         _baseline(args.baseline, reports)

@@ -265,6 +265,9 @@ class TranslationUnit:
     notes: tuple[Note, ...] = field(default_factory=tuple)
     #: False when the file could not be parsed at all (then ``notes`` says why).
     parsed: bool = True
+    #: The project files (not system headers) the unit includes, directly or not, as
+    #: absolute paths: their code is analysed as part of this unit.
+    includes: tuple[str, ...] = ()
 
     def array(self, key: str) -> SharedArray:
         for a in self.arrays:

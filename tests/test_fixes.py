@@ -181,6 +181,30 @@ def test_raw_pointer_use_makes_the_fix_display_only() -> None:
     assert "through a pointer at line 8" in d.fix.title
 
 
+def test_a_fix_proved_with_a_launch_bound_parameter_is_display_only(tmp_path: Path) -> None:
+    report = check_file(str(FIXES / "launch_param.cu"), Options())
+    (d,) = [d for d in report.diagnostics if d.code == "CL001"]
+    assert d.result is not None and d.result.access.launch_params == ("W",)
+    assert d.fix is not None and d.fix.applicability == "display-only"
+    assert d.fix.edits  # shown in full, only never applied
+    assert ("not applied: the proof assumes W=32, which the launch at line 16 passes to "
+            "kernel 'transpose_param'; other callers") in d.fix.title
+    # The same kernel with W a template argument: part of the kernel's code, the fix holds
+    # for every instantiation the file makes and stays applicable.
+    text = (FIXES / "launch_param.cu").read_text(encoding="utf-8")
+    text = text.replace("__global__ void transpose_param(float *out, const float *in, int W)",
+                        "template <int W>\n__global__ void transpose_param(float *out, "
+                        "const float *in)")
+    text = text.replace("transpose_param<<<1, dim3(32, 32)>>>(out, in, W)",
+                        "transpose_param<W><<<1, dim3(32, 32)>>>(out, in)")
+    path = tmp_path / "templ.cu"
+    path.write_text(text, encoding="utf-8")
+    report = check_file(str(path), Options())
+    (d,) = [d for d in report.diagnostics if d.code == "CL001"]
+    assert d.result is not None and d.result.access.launch_params == ()
+    assert d.fix is not None and d.fix.applicability == "safe", d.fix.title
+
+
 def test_rebuilt_offsets_must_match_the_analyzed_ones() -> None:
     a = rebuild_offset((TX, TY), (32, 32), 4, 0)
     assert same_values(a, Binary("*", Binary("+", Binary("*", TX, Const(32)), TY), Const(4)))

@@ -217,3 +217,54 @@ def test_directory_run_keeps_the_symbolic_record_of_a_partly_bound_parameter(
     alone = records("a.cu")
     assert sorted(str(inst) for _, inst, _ in alone) == ["None", "n=32"]
     assert records(".") == alone
+
+
+# --- a header that a file of the run includes is not analysed on its own ---------------------
+
+
+def test_an_included_discovered_header_is_analysed_only_in_its_includer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import cudalint.api as api
+
+    directory = HEADERS / "included_once"
+    reports = {os.path.basename(r.path): r for r in check_paths([str(directory)], Options())}
+    assert sorted(reports) == ["alone.cuh", "kernels.cuh", "main.cu"]
+    covered = reports["kernels.cuh"]
+    assert covered.covered_by is not None and covered.covered_by.endswith("main.cu")
+    assert covered.ok and covered.results == [] and covered.diagnostics == []
+    assert reports["alone.cuh"].covered_by is None  # included by no file: on its own
+    assert reports["alone.cuh"].results
+    # Every access of the header is analysed in main.cu's unit: the launched instance,
+    # the kernel launched nowhere and the helper called nowhere (both assumed shapes).
+    got = _accesses(list(reports.values()))
+    assert [(line, k, src) for f, line, k, src, _ in got if f == "kernels.cuh"] == [
+        (9, "strided", "launch"), (11, "strided", "launch"), (18, "unlaunched", "assumed"),
+        (20, "unlaunched", "assumed"), (27, "helper", "assumed"), (28, "helper", "assumed")]
+    # Analysed alone, the header lacks main.cu's TILE: a CL004 that the run no longer gives.
+    assert not [d for r in reports.values() for d in r.diagnostics if d.code == "CL004"]
+    monkeypatch.setattr(api, "included_elsewhere", lambda reports: {})
+    alone = check_paths([str(directory)], Options())
+    assert [d.message for r in alone for d in r.diagnostics if d.code == "CL004"]
+    # Nothing is lost; analysed alone (no TILE) it only added a duplicate of line 18.
+    assert set(got) <= set(_accesses(alone))
+
+
+def test_a_named_header_is_still_analysed_on_its_own() -> None:
+    directory = HEADERS / "included_once"
+    header = str(directory / "kernels.cuh")
+    reports = check_paths([str(directory), header], Options())
+    (mine,) = [r for r in reports if os.path.basename(r.path) == "kernels.cuh"]
+    assert mine.covered_by is None and mine.unit is not None and mine.unit.kernels
+
+
+def test_skipping_included_headers_keeps_jobs_and_the_summary(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(HEADERS)
+    monkeypatch.setenv("NO_COLOR", "1")
+    one = run("--isolated", "-j", "1", "included_once", "header_twice")
+    two = run("--isolated", "-j", "2", "included_once", "header_twice")
+    assert one == two
+    assert one[1].strip().splitlines()[-1].startswith("6 files, 12 accesses: 12 proved")
+    _, _, err = run("--isolated", "-v", "included_once")
+    assert (f"{os.path.join('included_once', 'kernels.cuh')}: analysed as part of "
+            f"{os.path.join('included_once', 'main.cu')}, which includes it") in err

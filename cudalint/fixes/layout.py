@@ -420,6 +420,9 @@ class LayoutPlanner:
                             if acc.span.file and acc.span.file != first.span.file})
         if elsewhere:
             reasons_display.append(f"'{first.name}' is also accessed in {elsewhere[0]}")
+        bound = self._launch_bound(arrays)
+        if bound:
+            reasons_display.append(bound)
         for acc in self._opaque:
             what = f" ({acc.text})" if acc.text else ""
             reasons_display.append(
@@ -568,6 +571,32 @@ class LayoutPlanner:
         shown = array.name + "".join(f"[{t.strip()}]" for t in (*before, new))
         edit = Edit(self.path, span.line, span.column, span.end_line, span.end_column, new)
         return edit, shown
+
+    def _launch_bound(self, arrays: list[SharedArray]) -> str | None:
+        """Why a fix proved with kernel parameters a launch passes as constants
+        (``Access.launch_params``, ``Bc=32``) must not be applied: the proof (and the bounds
+        check) holds for this file's launches only, while the rewrite changes the kernel
+        for every caller (another translation unit, Python bindings) whatever it passes.
+        Template arguments and constants of the kernel are part of its code; these are not.
+        """
+        for a in arrays:
+            for acc in self.accesses(a):
+                names = set(acc.launch_params)
+                if not names:
+                    continue
+                parts = re.split(r",\s*(?=[A-Za-z_]\w*=)", acc.instantiation or "")
+                values = ", ".join(p for p in parts if p.split("=", 1)[0] in names)
+                values = values or ", ".join(sorted(names))
+                site = next((ln.span for ln in self.unit.launches
+                             if ln.kernel == acc.kernel
+                             and ln.instantiation == acc.instantiation), None)
+                where = f" at line {site.line}" if site is not None and (
+                    not site.file or site.file == self.path) else (
+                    f" at {site.file}:{site.line}" if site is not None else "")
+                return (f"the proof assumes {values}, which the launch{where} passes to "
+                        f"kernel '{acc.kernel}'; other callers (another file, Python "
+                        "bindings) may pass other values")
+        return None
 
     def _stride_extent(self, text: str, array: SharedArray, cand: Candidate) -> str:
         stride = self._common_stride([array]) or 1

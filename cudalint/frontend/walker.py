@@ -235,6 +235,27 @@ class Walker:
             self._project_texts = texts
         return self._project_texts
 
+    def project_includes(self) -> tuple[str, ...]:
+        """The files (absolute, normalized) that the unit includes outside system headers
+        and cudalint's shim, in the order clang entered them."""
+        out: dict[str, None] = {}
+        try:
+            includes = list(self.tu.get_includes())
+        except Exception:  # libclang refused: none known
+            return ()
+        for inc in includes:
+            try:
+                f = inc.include
+                if f is None:
+                    continue
+                name = str(f.name)
+                if ci.SourceLocation.from_offset(self.tu, f, 0).is_in_system_header:
+                    continue
+            except Exception:  # an include libclang cannot describe
+                continue
+            out[os.path.normpath(os.path.abspath(name))] = None
+        return tuple(out)
+
     # top level
 
     def run(self) -> TranslationUnit:
@@ -298,6 +319,7 @@ class Walker:
             accesses=tuple(accesses),
             launches=tuple(launches),
             notes=tuple(self.notes),
+            includes=self.project_includes(),
         )
 
     def add_array(self, rec: SharedArray) -> None:
