@@ -301,6 +301,8 @@ class Env:
     types: dict[str, tuple[str, int]] = field(default_factory=dict)
     #: Integer kernel parameters a launch passes as constants (``Bc=32``), by name.
     params: dict[str, int] = field(default_factory=dict)
+    #: Non-type parameters bound to a function (``blockReduce<warpReduceSum>``), by name.
+    functions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

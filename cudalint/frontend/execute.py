@@ -222,6 +222,11 @@ def ptx_width(suffixes: str) -> int | None:
 
 
 _MAX_DEPTH = 8  # nested inlined calls
+
+
+def fn_key(fn: Function) -> int:
+    """Which definition ``fn`` is (overloads share a name, not a key)."""
+    return key_of(fn.node.cursor)
 #: Expressions nested deeper than this (in the source) become an unknown value: the
 #: model's algebra and evaluation recurse once per level, and no real index needs more.
 MAX_EXPR_DEPTH = 200
@@ -468,8 +473,12 @@ class Executor:
         self._regions = 0
         self.order = 0
         self.depth = 0
-        self.stack: list[str] = []
-        self.inlined: set[str] = set()
+        #: The functions being run, innermost last, by definition (key_of its cursor):
+        #: overloads of one name (``blockReduce<f>(v)`` calling ``blockReduce<f>(v, b, x)``)
+        #: are different functions, not recursion.
+        self.stack: list[int] = []
+        #: The definitions inlined at a call (key_of their cursor).
+        self.inlined: set[int] = set()
         self.returns: list[tuple[tuple[Expr, ...], Expr | None]] = []
         #: Shared pointers the function being run returns (None: one it cannot follow).
         self.ret_ptrs: list[Ptr | None] = []
@@ -506,7 +515,7 @@ class Executor:
                 self.values[key_of(p.cursor)] = Opaque(
                     f"parameter '{p.spelling}' of device function '{fn.name}'", THREAD_SYMS, t
                 )
-        self.stack.append(fn.name)
+        self.stack.append(fn_key(fn))
         self.new_region()
         self.stmt(fn.body)
         self.stack.pop()
@@ -823,7 +832,7 @@ class Executor:
         if conv is None:
             return None
         fn = self.member_function(conv)
-        if fn is None or self.depth >= _MAX_DEPTH or fn.name in self.stack:
+        if fn is None or self.depth >= _MAX_DEPTH or fn_key(fn) in self.stack:
             return None
         n_acc, order, notes = len(self.accesses), self.order, len(self.w.notes)
         try:
@@ -1772,6 +1781,11 @@ class Executor:
     def call_target(self, c: Node, name: str, nargs: int) -> Function | None:
         """The function with a body here that a call runs; in a template body, the one
         candidate of the unresolved name that takes ``nargs`` arguments."""
+        bound = self.template_function(c)
+        if bound is not None:
+            fns = [f for f in self.w.functions_by_name.get(bound, ())
+                   if f.body is not None and len(self.params(f)) == nargs]
+            return fns[0] if len(fns) == 1 else None
         ref = self.callee(c)
         if ref is not None:
             return self.w.function_for(ref, name, nargs)
@@ -1787,6 +1801,19 @@ class Executor:
                 return None  # overloads told apart by argument types: not guessed
             found = fn
         return found
+
+    def template_function(self, c: Node) -> str | None:
+        """The function a call through a non-type template parameter runs
+        (``warp_reduction(v)`` in ``blockReduce<warpReduceSum>``), by name."""
+        if not self.env.functions or not c.children:
+            return None
+        s = strip(c.children[0])
+        if s.kind != N.DECL_REF:
+            return None
+        ref = s.referenced
+        if ref is None or ref.kind != K.TEMPLATE_NON_TYPE_PARAMETER:
+            return None
+        return self.env.functions.get(str(ref.spelling))
 
     def call_stmt(self, c: Node, role: str) -> None:
         name = call_name(c)
@@ -2075,12 +2102,20 @@ class Executor:
             by_ref = i < len(params) and self._binds_reference(params[i])
             self.scan(a, ADDR if by_ref else LOAD)
         self.new_region()
-        if self.depth >= _MAX_DEPTH or target.name in self.stack:
-            self.w.notes.append(Note(
-                "note", f"call to '{target.name}' is too deep or recursive; its shared"
-                " accesses at this call are not analyzed", self.w.span(c.extent)))
+        if self.depth >= _MAX_DEPTH or fn_key(target) in self.stack:
+            # Accesses left out must be said (a warning, CL004) where the callee can reach
+            # shared memory: its own arrays, file-scope ones, or a pointer/reference.
+            reaches = bool(target.arrays or self.w.file_arrays) or any(
+                canonical_kind(p.type) in (TK.POINTER.value, TK.LVALUEREFERENCE.value,
+                                           TK.RVALUEREFERENCE.value) for p in params)
+            note = Note(
+                "warning" if reaches else "note",
+                f"call to '{target.name}' is too deep or recursive; its shared"
+                " accesses at this call are not analyzed", self.w.span(c.extent))
+            if note not in self.w.notes:
+                self.w.notes.append(note)
             return
-        self.inlined.add(target.name)
+        self.inlined.add(fn_key(target))
         bound: dict[int, Value] = {}
         for p, a in zip(params, args, strict=False):
             pt = p.type
@@ -2110,7 +2145,7 @@ class Executor:
                  self.pending, self.ret_ptrs)
         self.fn, self.env, self.values = target, env, bound
         self.returns, self.memo, self.pending, self.ret_ptrs = [], {}, [], []
-        self.stack.append(target.name)
+        self.stack.append(fn_key(target))
         self.depth += 1
         try:
             assert target.body is not None
@@ -2403,7 +2438,7 @@ class Executor:
 
     def returned_value(self, c: Node, target: Function, args: list[Node]) -> Expr | None:
         """The value of ``return EXPR;`` when that is the whole body of ``target``."""
-        if target.body is None or self.depth >= _MAX_DEPTH or target.name in self.stack:
+        if target.body is None or self.depth >= _MAX_DEPTH or fn_key(target) in self.stack:
             return None
         stmts = target.body.children
         if len(stmts) != 1 or stmts[0].kind != N.RETURN:
@@ -2418,7 +2453,7 @@ class Executor:
         env = self.w.call_env(c, target, self.env)
         saved = (self.fn, self.env, self.values, self.memo)
         self.fn, self.env, self.values, self.memo = target, env, bound, {}
-        self.stack.append(target.name)
+        self.stack.append(fn_key(target))
         self.depth += 1
         try:
             return self.convert(self.expr(ret[0]), ret[0], c.type)

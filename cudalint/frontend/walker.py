@@ -53,7 +53,7 @@ from cudalint.frontend.cursors import (
     split_top_level,
     strip,
 )
-from cudalint.frontend.execute import Executor, call_name
+from cudalint.frontend.execute import Executor, call_name, fn_key
 from cudalint.frontend.host import CONFIG_FUNCTIONS, HostLaunches
 from cudalint.frontend.tree import Node, build, top_level
 from cudalint.ir import (
@@ -274,7 +274,7 @@ class Walker:
         launches: list[Launch] = []
         for a in self.file_arrays.values():
             Executor(self, None, Env()).array_record(a)
-        inlined: set[str] = set()
+        inlined: set[int] = set()  # definitions inlined at a call (overloads apart)
 
         def execute(fn: Function) -> None:
             fn_envs = envs.get(fn.name, [Env()]) if fn.template_params else [Env()]
@@ -305,12 +305,24 @@ class Walker:
                     execute(fn)
             except Exception as exc:  # a construct the walker does not expect: skip it
                 self._internal_error(fn, exc)
+        # Device functions no kernel here calls, run on their own (parameters unknown). A
+        # helper defined before its caller (``blockReduce`` in a header, called from a
+        # ``__device__`` function of the .cu) is only known to be inlined once that caller
+        # has run: its own run is dropped then, so it is not reported twice.
+        standalone: list[tuple[int, list[Access]]] = []
         for fn in self.functions:
+            if not fn.is_device or fn_key(fn) in inlined:
+                continue
+            start = len(accesses)
             try:
-                if fn.is_device and fn.name not in inlined:
-                    execute(fn)  # not called from a kernel here: parameters stay unknown
+                execute(fn)
             except Exception as exc:  # a construct the walker does not expect: skip it
                 self._internal_error(fn, exc)
+            standalone.append((fn_key(fn), accesses[start:]))
+            del accesses[start:]
+        for key, got in standalone:
+            if key not in inlined:
+                accesses.extend(got)
         launches.extend(dict.fromkeys(self.host.launches))
         return TranslationUnit(
             file=self.path,
@@ -389,11 +401,24 @@ class Walker:
                     if v is not None:
                         env.values[p.name] = v
                         parts.append(f"{p.name}={v}")
+                        continue
+                    fname = self._function_argument(text, caller)
+                    if fname is not None:
+                        env.functions[p.name] = fname
+                        parts.append(f"{p.name}={fname}")
         finally:
             self._named_consts = saved
         if len(parts) == len(target.template_params):
             env.label = ", ".join(parts)
         return env
+
+    def _function_argument(self, text: str, caller: Env) -> str | None:
+        """The device function a template argument names (``warpReduceSum``,
+        ``&ns::f``, or the caller's own parameter bound to one), if it has a body here."""
+        name = " ".join(text.split()).lstrip("&").strip()
+        name = caller.functions.get(name, name).rsplit("::", 1)[-1]
+        fns = self.functions_by_name.get(name, ())
+        return name if fns and all(not f.is_kernel for f in fns) else None
 
     def _deduce_types(self, call: Node, target: Function, caller: Env,
                       ) -> dict[str, tuple[str, int]]:
