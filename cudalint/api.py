@@ -635,7 +635,7 @@ def _drop_duplicate_results(
                     for r in same_inst:
                         if r.block_dim_source == "assumed":
                             dropped.add(id(r))
-                best: dict[tuple[int, int, int] | None, AccessResult] = {}
+                best: dict[tuple[int | None, int | None, int | None] | None, AccessResult] = {}
                 for r in same_inst:
                     if id(r) in dropped:
                         continue

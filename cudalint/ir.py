@@ -233,6 +233,11 @@ class Launch:
     block: tuple[int, int, int] | None
     span: Span
     instantiation: str | None = None
+    #: When ``block`` is None: the known components of a shape whose blockDim.x is a known
+    #: multiple of 32 and whose other components are not known (``dim3(32, by, bz)``).
+    #: Every warp is then 32 consecutive ``threadIdx.x`` with ``threadIdx.y``/``z`` fixed,
+    #: so the model proves it for every legal value of the unknown ones.
+    partial: tuple[int | None, int | None, int | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,7 @@ class ExpectAccess:
     ideal: int | None
     status: str
     #: Optional constraints: JSON field name -> expected value.
-    extra: tuple[tuple[str, int | str | list[int]], ...] = ()
+    extra: tuple[tuple[str, int | str | list[int | None]], ...] = ()
 
     def matches(self, rec: dict[str, Any]) -> bool:
         if (
@@ -160,7 +160,9 @@ def _parse_access(line: int, text: str) -> ExpectAccess:
             if key in _INT_KEYS:
                 extra.append((_KEYS[key], int(value)))
             elif key in _LIST_KEYS:
-                extra.append((_KEYS[key], [int(v) for v in value.split(",")]))
+                # ``?``: a component the launch leaves unknown (``block=32,?,?``)
+                extra.append((_KEYS[key], [None if v == "?" else int(v)
+                                           for v in value.split(",")]))
             else:
                 extra.append((_KEYS[key], value))
         except ValueError:
@@ -178,7 +180,7 @@ def _parse_access(line: int, text: str) -> ExpectAccess:
 
 def _key_text(value: object) -> str:
     if isinstance(value, list):
-        return ",".join(str(v) for v in value)
+        return ",".join("?" if v is None else str(v) for v in value)
     return str(value)
 
 

@@ -158,3 +158,18 @@ void run(float *o) { dim3 b(16, 16); k<<<1, b>>>(o); }
 """, cuda_path=TOOLKIT)
     assert shapes(tu) == {(16, 16, 1)}
     assert not any("cudaConfigureCall" in n.message for n in tu.notes)
+
+
+def test_row_warp_shape_keeps_known_x_multiple_of_32() -> None:
+    from cudalint.frontend.host import row_warp_shape
+
+    # x a multiple of 32 with y and z unknown: too many shapes to list, every warp one row.
+    assert expand_shape((32, None, None)) == []
+    assert row_warp_shape((32, None, None)) == (32, None, None)
+    assert row_warp_shape((64, 4, None)) == (64, 4, None)
+    # not whole-row warps, fully known, or no legal shape agrees: none
+    assert row_warp_shape((16, None, None)) is None
+    assert row_warp_shape((None, 1, 1)) is None
+    assert row_warp_shape((32, 4, 2)) is None
+    assert row_warp_shape((512, 4, None)) is None
+    assert row_warp_shape((64, None, None), cap=32) is None

@@ -23,7 +23,10 @@ are 32 consecutive numbers. When ``x*y`` is a multiple of 32 each warp lies in o
 partial, so the result depends on ``z``. Either way the site stands for every legal ``z``
 (``1 .. min(64, cap / (x*y))``, cap 1024 or the kernel's ``__launch_bounds__``), each a
 complete shape the model enumerates exactly; an unknown ``y`` is expanded the same way. A set
-larger than ``MAX_SHAPES`` is left unknown rather than sampled.
+larger than ``MAX_SHAPES`` is not sampled: when ``x`` is a known multiple of 32
+(``dim3(32, by, bz)``, run-time ``by`` and ``bz``) every warp is one ``(y, z)`` row, and the
+launch keeps its known components (``Launch.partial``) for the model to range over every legal
+``y``/``z`` (see ``row_warp_shape``); otherwise the shape is unknown.
 
 Nothing here guesses: a value that is not constant in a context stays unknown, and a launch
 whose template arguments are unknown leaves the kernel's symbolic (uninstantiated) analysis
@@ -125,6 +128,22 @@ def expand_shape(dims: Dims, cap: int = MAX_THREADS) -> list[Shape]:
             if len(out) > MAX_SHAPES:
                 return []
     return out
+
+
+def row_warp_shape(dims: Dims, cap: int = MAX_THREADS) -> Dims | None:
+    """``dims`` itself when it is a shape of whole-row warps that ``expand_shape`` does not
+    list: ``x`` a known multiple of 32 (so each warp is 32 consecutive ``threadIdx.x`` with
+    ``threadIdx.y``/``z`` fixed), ``y`` or ``z`` unknown, and the known part within
+    ``cap``. The model then enumerates every legal ``y``/``z`` only where the index needs
+    them: ``dim3(32, by, bz)`` is analysed exactly for every ``by``, ``bz``."""
+    x, y, z = dims
+    if x is None or x < 32 or x % 32 or (y is not None and z is not None):
+        return None
+    if (y is not None and y < 1) or (z is not None and (z < 1 or z > MAX_Z)):
+        return None
+    if x * (y or 1) * (z or 1) > max(1, min(cap, MAX_THREADS)):
+        return None  # no legal shape agrees with the known part
+    return dims
 
 
 @dataclass
@@ -897,10 +916,12 @@ class HostLaunches:
                         label = env.label
                     else:
                         label = None
-                shapes = expand_shape(dims, self._cap(kernel)) if dims is not None else []
+                cap = self._cap(kernel)
+                shapes = expand_shape(dims, cap) if dims is not None else []
                 params = self._parameter_values(ex, call, kernel)
                 if not shapes:
-                    out.append((Launch(kernel.name, None, span, label), params))
+                    partial = row_warp_shape(dims, cap) if dims is not None else None
+                    out.append((Launch(kernel.name, None, span, label, partial), params))
                 for shape in shapes:
                     out.append((Launch(kernel.name, shape, span, label), params))
         return out

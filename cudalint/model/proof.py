@@ -64,9 +64,11 @@ from cudalint.model.merge import find_merges
 from cudalint.model.results import AccessResult, Cost, Status
 from cudalint.model.warps import (
     ENUMERATED,
+    Partial,
     Warp,
     assumed_shape_warps,
     known_shape_warps,
+    legal_shapes,
 )
 from cudalint.options import Options
 
@@ -100,6 +102,14 @@ class Shape:
     dims: tuple[int, int, int] | None
     source: BlockDimSource
     max_threads: int = 1024
+    #: With ``dims`` None: the known components of the launch's shape (``(32, None, None)``
+    #: for ``dim3(32, by, bz)``); the assumed enumeration is restricted to the legal shapes
+    #: that agree with them. None: nothing is known (the assumed shape).
+    fixed: Partial | None = None
+
+    @property
+    def reported(self) -> Partial | None:
+        return self.dims if self.dims is not None else self.fixed
 
 
 # --- opaque values -------------------------------------------------------------------------
@@ -261,9 +271,11 @@ def _substitute(expr: Expr, values: dict[str, int]) -> Expr:
 
 
 @lru_cache(maxsize=64)
-def _assumed_warps(needed: frozenset[str], max_threads: int) -> tuple[Warp, ...]:
-    """``assumed_shape_warps``, enumerated once per set of symbols and thread cap."""
-    return tuple(assumed_shape_warps(needed, max_threads))
+def _assumed_warps(needed: frozenset[str], max_threads: int, fixed: Partial | None = None
+                   ) -> tuple[Warp, ...]:
+    """``assumed_shape_warps``, enumerated once per set of symbols, thread cap and known
+    components of the shape."""
+    return tuple(assumed_shape_warps(needed, max_threads, fixed))
 
 
 def _without_opaques(expr: Expr, found: dict[Opaque, Sym]) -> Expr:
@@ -645,9 +657,18 @@ def _value(name: str, v: int) -> str:
 # --- the assumed shape: one number for every block shape, or a condition ---------------------
 
 
+def _shape_family(fixed: Partial | None) -> str:
+    """The block shapes an assumed or partly known shape ranges over, for messages."""
+    if fixed is None or fixed[0] is None:
+        return "blockDim.x a multiple of 32"
+    known = [f"{n} = {v}" for n, v in zip(BLOCK_DIM, fixed, strict=True) if v is not None]
+    return " and ".join(known)
+
+
 @lru_cache(maxsize=64)
 def _assumed_shape_groups(
-    warps: tuple[Warp, ...], needed: frozenset[str], max_threads: int
+    warps: tuple[Warp, ...], needed: frozenset[str], max_threads: int,
+    fixed: Partial | None = None,
 ) -> tuple[tuple[tuple[int, int, int], frozenset[int]], ...]:
     """For each distinct set of ``warps`` one legal block shape holds (blockDim.x a
     multiple of 32, at most ``max_threads`` threads), the first such shape and the set.
@@ -655,28 +676,24 @@ def _assumed_shape_groups(
     A warp of the assumed enumeration exists in a shape when its warp index, threadIdx.y
     and threadIdx.z fit in it and the blockDim values the access reads are the shape's.
     """
-    limit = max(32, min(max_threads, 1024)) // 32
     dims = [BLOCK_DIM.index(n) for n in BLOCK_DIM if n in needed]
     firsts = [w.lanes[0] for w in warps]
     out: dict[frozenset[int], tuple[int, int, int]] = {}
-    for m in range(1, limit + 1):
-        for by in range(1, limit // m + 1):
-            for bz in range(1, min(64, limit // (m * by)) + 1):
-                shp = (32 * m, by, bz)
-                held = frozenset(
-                    i for i, f in enumerate(firsts)
-                    if f is not None and f[0] < shp[0] and f[1] < by and f[2] < bz
-                    and all(f[3 + d] == shp[d] for d in dims)
-                )
-                if held and held not in out:
-                    out[held] = shp
+    for shp in legal_shapes(max_threads, fixed):
+        held = frozenset(
+            i for i, f in enumerate(firsts)
+            if f is not None and f[0] < shp[0] and f[1] < shp[1] and f[2] < shp[2]
+            and all(f[3 + d] == shp[d] for d in dims)
+        )
+        if held and held not in out:
+            out[held] = shp
     return tuple((shp, held) for held, shp in out.items())
 
 
 def _assumed_shape_condition(
     cases: list[_Case], shifts: Iterable[int], warps: list[Warp], needed: frozenset[str],
     max_threads: int, access: Access, arch: Arch, bank_mode: int,
-    cache: dict[tuple[object, ...], Cost | None],
+    cache: dict[tuple[object, ...], Cost | None], fixed: Partial | None = None,
 ) -> tuple[str, str | None] | None:
     """None when every legal block shape's worst warp costs the same (at every shift);
     else the condition naming a worst shape and a better one, and a ``gcd`` formula when
@@ -686,7 +703,7 @@ def _assumed_shape_condition(
     shape is a fact of the launch: ``s[threadIdx.x * blockDim.y]`` is 1-way for
     blockDim.y = 1 and 32-way for 32, so the worst over shapes is not a proof."""
     index = {id(w): i for i, w in enumerate(warps)}
-    groups = _assumed_shape_groups(tuple(warps), needed, max_threads)
+    groups = _assumed_shape_groups(tuple(warps), needed, max_threads, fixed)
     if len(groups) <= 1:
         return None
     p = period(arch, bank_mode, access.width)
@@ -889,7 +906,7 @@ def _prove(
             access=access, arch=arch.name, bank_mode=bank_mode, status=status,
             wavefronts=cost.wavefronts if cost else None,
             ideal_wavefronts=cost.ideal if cost else None,
-            reason=reason, block_dim=shape.dims, block_dim_source=shape.source,
+            reason=reason, block_dim=shape.reported, block_dim_source=shape.source,
             conflict=cost.conflict if cost else None,
             warp=case.warp.index if case is not None else None,
             lane_addresses=outcome.lane_addresses() if outcome is not None else None,
@@ -921,8 +938,9 @@ def _prove(
             guard = _without_opaques(guard, opaques)
         except _LaneOpaque as e:
             guard, guard_note = None, f"the guard depends on {_cause(e.reason)}"
-    if shape.dims is not None:
-        known = dict(zip(BLOCK_DIM, shape.dims, strict=True))
+    if shape.dims is not None or shape.fixed is not None:
+        known = {n: v for n, v in zip(BLOCK_DIM, shape.reported or (), strict=True)
+                 if v is not None}
         offset = _substituted(offset, known)
         guard = _substituted(guard, known) if guard is not None else None
 
@@ -941,14 +959,14 @@ def _prove(
             # uniform within the warp under the assumption: a free uniform symbol
             offset = _replace_syms(offset, demoted)
             guard = _replace_syms(guard, demoted) if guard is not None else None
-        warps = list(_assumed_warps(frozenset(needed), shape.max_threads))
+        warps = list(_assumed_warps(frozenset(needed), shape.max_threads, shape.fixed))
         if len(warps) > _MAX_ASSUMED_WARPS:
             total = len(warps)
             stride = -(-total // _MAX_ASSUMED_WARPS)
             warps = warps[::stride]
             shape_note = (
-                f"{len(warps)} of the {total} warps of block shapes with blockDim.x a "
-                "multiple of 32 (give the block shape to prove it)"
+                f"{len(warps)} of the {total} warps of block shapes with "
+                f"{_shape_family(shape.fixed)} (give the block shape to prove it)"
             )
 
     all_syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
@@ -1004,7 +1022,7 @@ def _prove(
             if shape.dims is None and shape_note is None:
                 by_shape = _assumed_shape_condition(
                     cases, outcomes, warps, frozenset(needed), shape.max_threads, access, arch,
-                    bank_mode, cache,
+                    bank_mode, cache, shape.fixed,
                 )
                 if by_shape is not None:
                     return result("worst-case", worst.cost, by_shape[0], worst, by_shape[1])
@@ -1262,8 +1280,22 @@ def shapes_for(kernel: Kernel | None, tu: TranslationUnit, access: Access, optio
                  or launch.instantiation == access.instantiation)
         }
     )
-    if dims:
-        return [Shape(d, "launch", cap) for d in dims]
+    partial = sorted(
+        {
+            launch.partial
+            for launch in tu.launches
+            if launch.kernel == access.kernel
+            and launch.block is None and launch.partial is not None
+            and (launch.instantiation is None or access.instantiation is None
+                 or launch.instantiation == access.instantiation)
+        },
+        key=lambda p: tuple(-1 if v is None else v for v in p),
+    )
+    if dims or partial:
+        # ``dim3(32, by, bz)``: every (by, bz) the hardware allows, each warp one row
+        return [Shape(d, "launch", cap) for d in dims] + [
+            Shape(None, "launch", cap, p) for p in partial
+        ]
     return [Shape(None, "assumed", cap)]
 
 
@@ -1289,7 +1321,7 @@ def _not_analyzed(access: Access, shape: Shape, arch: Arch, bank_mode: int) -> A
     return AccessResult(
         access=access, arch=arch.name, bank_mode=bank_mode, status="unknown",
         wavefronts=None, ideal_wavefronts=None, reason=NOT_ANALYZED,
-        block_dim=shape.dims, block_dim_source=shape.source,
+        block_dim=shape.reported, block_dim_source=shape.source,
     )
 
 

@@ -45,7 +45,9 @@ class AccessResult:
     ideal_wavefronts: int | None
     #: Why the result is not ``proved`` (the condition or the cause); else None.
     reason: str | None
-    block_dim: tuple[int, int, int] | None
+    #: The block shape analysed; a component is None where the launch leaves it unknown
+    #: and every legal value was analysed (``dim3(32, by, bz)`` gives ``(32, None, None)``).
+    block_dim: tuple[int | None, int | None, int | None] | None
     block_dim_source: BlockDimSource
     conflict: BankConflict | None = None
     #: Index of the worst warp in the block (None when unknown or assumed shape).

@@ -57,30 +57,46 @@ def _known_shape_warps(shape: tuple[int, int, int]) -> tuple[Warp, ...]:
     return tuple(warps)
 
 
-def assumed_shape_warps(used: frozenset[str], max_threads: int = MAX_THREADS) -> Iterator[Warp]:
-    """Every distinct warp (projected on the ``used`` symbols) of every legal block shape
-    whose blockDim.x is a multiple of 32 and whose size is at most ``max_threads``."""
+#: Known components of a block shape, None where unknown (``(32, None, None)``).
+Partial = tuple[int | None, int | None, int | None]
+
+
+def legal_shapes(max_threads: int = MAX_THREADS, fixed: Partial | None = None
+                 ) -> Iterator[tuple[int, int, int]]:
+    """Every legal block shape whose blockDim.x is a multiple of 32, whose size is at most
+    ``max_threads`` and which agrees with the known components of ``fixed``."""
     limit = max(WARP, min(max_threads, MAX_THREADS)) // WARP
+    fx, fy, fz = fixed if fixed is not None else (None, None, None)
+    if fx is not None and (fx % WARP or fx < WARP):
+        return  # not a shape of whole-row warps: the caller enumerates it otherwise
+    ms = [fx // WARP] if fx is not None else range(1, limit + 1)
+    for m in ms:
+        ys = [fy] if fy is not None else range(1, limit // m + 1)
+        for by in ys:
+            zs = [fz] if fz is not None else range(1, min(MAX_Z, limit // (m * by)) + 1)
+            for bz in zs:
+                yield WARP * m, by, bz
+
+
+def assumed_shape_warps(used: frozenset[str], max_threads: int = MAX_THREADS,
+                        fixed: Partial | None = None) -> Iterator[Warp]:
+    """Every distinct warp (projected on the ``used`` symbols) of every legal block shape
+    whose blockDim.x is a multiple of 32, whose size is at most ``max_threads``, and which
+    agrees with the known components of ``fixed`` (a launch's ``dim3(32, by, bz)``)."""
     seen: set[tuple[int, ...]] = set()
     use = [name in used for name in ("w", *THREAD_IDX[1:], *BLOCK_DIM)]
     use[0] = THREAD_IDX[0] in used
-    for m in range(1, limit + 1):
-        for by in range(1, limit // m + 1):
-            for bz in range(1, min(MAX_Z, limit // (m * by)) + 1):
-                for w in range(m if use[0] else 1):
-                    for ty in range(by if use[1] else 1):
-                        for tz in range(bz if use[2] else 1):
-                            values = (w, ty, tz, WARP * m, by, bz)
-                            key = tuple(v if u else 0 for v, u in zip(values, use, strict=True))
-                            if key in seen:
-                                continue
-                            seen.add(key)
-                            bdx = WARP * m
-                            lanes = tuple(
-                                (WARP * w + lane, ty, tz, bdx, by, bz) for lane in range(WARP)
-                            )
-                            label = _label(values, use)
-                            yield Warp(None, lanes, label)
+    for bdx, by, bz in legal_shapes(max_threads, fixed):
+        for w in range(bdx // WARP if use[0] else 1):
+            for ty in range(by if use[1] else 1):
+                for tz in range(bz if use[2] else 1):
+                    values = (w, ty, tz, bdx, by, bz)
+                    key = tuple(v if u else 0 for v, u in zip(values, use, strict=True))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    lanes = tuple((WARP * w + lane, ty, tz, bdx, by, bz) for lane in range(WARP))
+                    yield Warp(None, lanes, _label(values, use))
 
 
 def _label(values: tuple[int, ...], use: list[bool]) -> str:

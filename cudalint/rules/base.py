@@ -115,7 +115,8 @@ def _launch_for(ctx: FileContext, result: AccessResult) -> Launch | None:
     candidates = [
         launch
         for launch in ctx.unit.launches
-        if launch.kernel == access.kernel and launch.block == result.block_dim
+        if launch.kernel == access.kernel
+        and (launch.block if launch.block is not None else launch.partial) == result.block_dim
     ]
     exact = [c for c in candidates if c.instantiation == access.instantiation]
     chosen = exact or candidates
@@ -130,11 +131,14 @@ def block_shape_note(ctx: FileContext, result: AccessResult) -> str:
     source = result.block_dim_source
     if result.block_dim is None or source == "assumed":
         return "block shape unknown; assumed: blockDim.x a multiple of 32"
-    shape = "(" + ", ".join(str(d) for d in result.block_dim) + ")"
+    shape = "(" + ", ".join("*" if d is None else str(d) for d in result.block_dim) + ")"
     if source == "launch":
         launch = _launch_for(ctx, result)
         where = f" at {_span_location(ctx, launch.span)}" if launch is not None else ""
-        return f"block shape {shape} from the launch{where}"
+        free = [f"blockDim.{c}" for c, d in zip("xyz", result.block_dim, strict=True)
+                if d is None]
+        every = f", every legal {' and '.join(free)}" if free else ""
+        return f"block shape {shape} from the launch{where}{every}"
     if source == "annotation":
         return f"block shape {shape} from the 'cudalint: block-dim' annotation"
     if source == "cli":
@@ -144,9 +148,10 @@ def block_shape_note(ctx: FileContext, result: AccessResult) -> str:
 
 def warp_note(result: AccessResult) -> str | None:
     # Warp 0 is where every search starts; naming it says nothing.
-    if not result.warp or result.block_dim is None:
+    if not result.warp or result.block_dim is None or None in result.block_dim:
         return None
     x, y, z = result.block_dim
+    assert x is not None and y is not None and z is not None
     if x * y * z <= 32:
         return None
     first = 32 * result.warp
