@@ -284,3 +284,20 @@ def test_svg_draws_every_phase_row() -> None:
 def test_lane_ranges() -> None:
     assert lane_ranges([0, 1, 2, 3, 8, 10, 11]) == "0-3, 8, 10-11"
     assert lane_ranges([]) == ""
+
+
+def test_a_shape_with_run_time_components_is_drawn_with_stars(tmp_path: Path) -> None:
+    """dim3(32, by, bz): the bank map names the launch shape (32, *, *), not None."""
+    src = tmp_path / "rows.cu"
+    src.write_text(
+        "__global__ void rows(float *o) {\n"
+        "  __shared__ float s[64];\n"
+        "  o[threadIdx.x] = s[threadIdx.x];\n"
+        "}\n"
+        "void run(float *o, int by, int bz) { rows<<<1, dim3(32, by, bz)>>>(o); }\n"
+    )
+    out = io.StringIO()
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        main(["--color", "never", "--explain-access", f"{src}:3"])
+    assert "block (32, *, *) from the launch" in out.getvalue()
+    assert "None" not in out.getvalue()

@@ -31,7 +31,7 @@ from cudalint.config import ConfigError, ConfigFinder
 from cudalint.diagnostics import Diagnostic, Edit, Fix
 from cudalint.lsp.positions import character_to_column, column_to_character, lines_of
 from cudalint.model.explain import results_at
-from cudalint.model.results import AccessResult
+from cudalint.model.results import AccessResult, shape_text
 from cudalint.settings import CliSettings, Resolver, SettingsError
 from cudalint.suppressions import UNUSED_CODE, apply_suppressions
 
@@ -152,7 +152,7 @@ def hover_text(results: Sequence[AccessResult]) -> str:
             title += f" ({a.instantiation})"
         if r.bank_mode != 4:
             title += f" ({r.bank_mode}-byte bank mode)"
-        shape = (f"{tuple(r.block_dim)} {_BLOCK_SOURCE.get(r.block_dim_source, '')}".rstrip()
+        shape = (f"{shape_text(r.block_dim)} {_BLOCK_SOURCE.get(r.block_dim_source, '')}".rstrip()
                  if r.block_dim is not None
                  else "assumed (blockDim.x a multiple of 32)")
         status = r.status + (f": {r.reason}" if r.reason else "")

@@ -85,3 +85,8 @@ class AccessResult:
             and self.ideal_wavefronts is not None
             and self.wavefronts > self.ideal_wavefronts
         )
+
+
+def shape_text(block_dim: tuple[int | None, int | None, int | None]) -> str:
+    """``(32, 8, 1)``; a component the launch leaves to run time is ``*``."""
+    return "(" + ", ".join("*" if d is None else str(d) for d in block_dim) + ")"

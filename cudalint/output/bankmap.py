@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from cudalint.model.banks import NUM_BANKS
 from cudalint.model.explain import BankMap, Cell, PhaseMap
-from cudalint.model.results import AccessResult
+from cudalint.model.results import AccessResult, shape_text
 
 __all__ = ["busiest", "describe", "lane_ranges", "render_svg", "render_text", "svg_file_name"]
 
@@ -77,7 +77,7 @@ def describe(result: AccessResult) -> tuple[str, str, str]:
     if a.instantiation:
         setting += f", {a.instantiation}"
     if result.block_dim is not None:
-        setting += (f", block {tuple(result.block_dim)} "
+        setting += (f", block {shape_text(result.block_dim)} "
                     f"{_SOURCES.get(result.block_dim_source, result.block_dim_source)}")
     else:
         setting += ", block shape assumed (blockDim.x a multiple of 32)"

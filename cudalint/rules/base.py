@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from cudalint.diagnostics import Diagnostic, Fix, Severity
 from cudalint.ir import Launch, Span, TranslationUnit
 from cudalint.model.arch import ArchError, parse_arch
-from cudalint.model.results import AccessResult, BankConflict
+from cudalint.model.results import AccessResult, BankConflict, shape_text
 from cudalint.options import Options
 
 #: Sections every rule docstring has, in this order (``--explain`` prints them).
@@ -131,7 +131,7 @@ def block_shape_note(ctx: FileContext, result: AccessResult) -> str:
     source = result.block_dim_source
     if result.block_dim is None or source == "assumed":
         return "block shape unknown; assumed: blockDim.x a multiple of 32"
-    shape = "(" + ", ".join("*" if d is None else str(d) for d in result.block_dim) + ")"
+    shape = shape_text(result.block_dim)
     if source == "launch":
         launch = _launch_for(ctx, result)
         where = f" at {_span_location(ctx, launch.span)}" if launch is not None else ""
