@@ -37,6 +37,7 @@ __all__ = [
     "FileTask",
     "check_file",
     "check_paths",
+    "check_unit",
     "dedupe_reports",
     "discovered_headers",
     "expand_paths",
@@ -192,29 +193,76 @@ def _check_file(
         except FrontendError as exc:
             report.error = str(exc) or "cannot parse file"
             return report
-        if not unit.parsed:
-            reasons = "; ".join(n.message for n in unit.notes) or "cannot parse file"
-            report.error = reasons
-            return report
-        report.unit = unit
-        report.results = list(analyze(unit, options))
-        ctx = FileContext(path=path, unit=unit, results=report.results, options=options,
-                          source=report.source)
-        report.diagnostics = sorted(run_rules(ctx, selection), key=diagnostic_sort_key)
-        missed = sum(1 for r in report.results if r.reason == NOT_ANALYZED)
-        if missed:
-            report.error = _timeout_error(budget.seconds, (missed, len(report.results)))
+        _analyze_unit(report, unit, options, selection, budget)
     except BudgetExceeded:
-        report.unit = None
-        report.results = []
-        report.diagnostics = []
-        report.error = _timeout_error(budget.seconds, None)
+        _failed(report, _timeout_error(budget.seconds, None))
     except Exception as exc:  # one file's bug must not stop the others
-        report.unit = None
-        report.results = []
-        report.diagnostics = []
-        report.error = _internal_error(path, exc)
+        _failed(report, _internal_error(path, exc))
     return report
+
+
+def _failed(report: FileReport, error: str) -> None:
+    report.unit = None
+    report.results = []
+    report.diagnostics = []
+    report.error = error
+
+
+def _analyze_unit(
+    report: FileReport, unit: TranslationUnit, options: Options, selection: RuleSelection,
+    budget: Budget,
+) -> None:
+    """Everything after the frontend: model and rules on ``unit``, into ``report``.
+
+    ``check_file`` runs it on the unit it parses, ``check_unit`` on a unit read back from
+    its JSON (:mod:`cudalint.irjson`); ``report.source`` (None there) only feeds fixes.
+    """
+    if not unit.parsed:
+        report.error = "; ".join(n.message for n in unit.notes) or "cannot parse file"
+        return
+    report.unit = unit
+    report.results = list(analyze(unit, options))
+    ctx = FileContext(path=report.path, unit=unit, results=report.results, options=options,
+                      source=report.source)
+    report.diagnostics = sorted(run_rules(ctx, selection), key=diagnostic_sort_key)
+    missed = sum(1 for r in report.results if r.reason == NOT_ANALYZED)
+    if missed:
+        report.error = _timeout_error(budget.seconds, (missed, len(report.results)))
+
+
+def check_unit(
+    path: str,
+    unit: TranslationUnit,
+    options: Options,
+    *,
+    selection: RuleSelection = DEFAULT_SELECTION,
+    source: bytes | None = None,
+) -> FileReport:
+    """``check_file`` from an already parsed unit (no frontend, no file read). Never raises.
+
+    The report is the one ``check_file(path, options, selection=selection)`` gives for
+    the source ``unit`` was parsed from: same results and diagnostics, except that fixes
+    with edits need the file's bytes (``source``; without them such fixes are None).
+    """
+
+    def run(budget: Budget) -> FileReport:
+        report = FileReport(path=path, source=source)
+        try:
+            _analyze_unit(report, unit, options, selection, budget)
+        except BudgetExceeded:
+            _failed(report, _timeout_error(budget.seconds, None))
+        except Exception as exc:  # one file's bug must not stop the others
+            _failed(report, _internal_error(path, exc))
+        return report
+
+    try:
+        return run_bounded(
+            run, options.timeout,
+            on_hard_timeout=lambda: FileReport(path=path,
+                                               error=_timeout_error(options.timeout, None)),
+        )
+    except Exception as exc:  # the thread could not be started, or the like
+        return FileReport(path=path, error=_internal_error(path, exc))
 
 
 class ExcludeMatcher:

@@ -443,8 +443,13 @@ def _bank_modes(options: Options) -> tuple[int, ...]:
         return (4,)
 
 
-def _suppress(reports: Sequence[FileReport], codes: dict[str, frozenset[str]]) -> None:
-    sources: dict[str, bytes | None] = {r.path: r.source for r in reports}
+def _suppress(reports: Sequence[FileReport], codes: dict[str, frozenset[str]],
+              read: Callable[[str], bytes | None] | None = None) -> None:
+    """Apply suppression comments; ``read`` gives a file's bytes instead of the reports'
+    sources and the disk (cudalint.irjson: the comments recorded with the IR)."""
+    sources: dict[str, bytes | None] = {
+        r.path: r.source if read is None else read(r.path) for r in reports
+    }
     # Diagnostics in a file that other files reported (a header they include), before
     # any is suppressed: a suppression in the header that they hit is not unused.
     elsewhere: dict[str, list[Diagnostic]] = {}
@@ -459,7 +464,7 @@ def _suppress(reports: Sequence[FileReport], codes: dict[str, frozenset[str]]) -
         enabled = codes.get(report.path, frozenset())
         for d in report.diagnostics:
             if d.file not in sources:
-                sources[d.file] = _read_or_none(d.file)
+                sources[d.file] = (read or _read_or_none)(d.file)
         kept, suppressed = apply_suppressions(
             report.diagnostics,
             sources,

@@ -145,8 +145,11 @@ __global__ void k(int n) {
     (w,) = set(syms(only(tu, "s[w]").offset, "w"))
     assert w.induction == Induction(Const(0, ir.INT), "+", Const(4, ir.INT), "<",
                                     Const(64, ir.INT))  # `64 > w` flipped
-    (q,) = opaques(only(tu, "s[q]").offset)  # also assigned in the body: not a counter
-    assert q.reason == "'q' is assigned in a loop"
+    # also assigned in the body: not a counter, but carried with a closed form, q = 2*it
+    sq = only(tu, "s[q]").offset
+    assert opaques(sq) == []
+    (kq,) = {n for n in walk(sq) if isinstance(n, Sym) and n.name.startswith("k@L11")}
+    assert kq.induction is None and evaluate(sq, {kq.name: 3}) == 4 * 6
 
 
 def test_regions_split_at_barriers_branches_and_loops(tmp_path: pathlib.Path) -> None:
@@ -394,7 +397,8 @@ __global__ void k(const float4* g) {
     assert lds[0].matrix and lds[0].width == 16 and lds[0].unknown_reason is None
 
 
-def test_while_loop_counter_and_pointer_in_loop_are_opaque(tmp_path: pathlib.Path) -> None:
+def test_while_loop_counter_and_pointer_in_loop_have_closed_forms(
+        tmp_path: pathlib.Path) -> None:
     src = """\
 __global__ void k(int n) {
   __shared__ int s[1024];
@@ -402,12 +406,21 @@ __global__ void k(int n) {
   while (m < n) { s[m] = 0; m += 32; }
   int* p = s;
   for (int i = 0; i < 4; ++i) { *p = 1; p += threadIdx.x; }
+  int* r = s;
+  for (int i = 0; i < 4; ++i) { *r = 2; r += threadIdx.x; if (n > 3) r += 1; }
 }
 """
     tu = parse(tmp_path, src)
-    (m,) = opaques(only(tu, "s[m]").offset)
-    assert m.reason == "'m' is assigned in a loop" and TX in walk(m)
-    (p,) = opaques(only(tu, "*p").offset)
-    # p grows by a lane-dependent amount each iteration: the body runs again with that.
-    assert p.reason == "'p' is assigned in a loop" and TX in walk(p)
-    assert isinstance(p, Opaque)
+    # m = threadIdx.x + 32 * it, it the while loop's free iteration count
+    sm = only(tu, "s[m]").offset
+    assert opaques(sm) == []
+    (km,) = {x for x in walk(sm) if isinstance(x, Sym) and x.name.startswith("k@L4")}
+    assert evaluate(sm, tid(5, **{km.name: 2})) == 4 * (5 + 64)
+    # p grows by a lane-dependent amount each iteration: p = s + i * threadIdx.x
+    sp = only(tu, "*p").offset
+    assert opaques(sp) == []
+    assert evaluate(sp, tid(5, i=3)) == 4 * 15
+    (r,) = opaques(only(tu, "*r").offset)
+    # a conditional step: opaque, and the body runs again with it lane-dependent
+    assert r.reason == "'r' is updated under a condition in its loop" and TX in walk(r)
+    assert isinstance(r, Opaque)

@@ -189,10 +189,12 @@ __global__ void k(const float *q) {
 }
 """)
     reason = got[5]
-    assert "the 'row' loop's iteration and the 'col' loop's iteration change" in reason
+    # the 'col' loop's bound (col < 128, step blockDim.x) is enumerated per block shape
+    # (issue 14, model/stride_loops.py); the 'row' loop's iterations are sampled
+    assert "the 'row' loop's iteration changes" in reason
     assert "k," not in reason and "k =" not in reason and "@" not in reason
-    assert "not a proof but the worst of a sample (each from 0 to 15)" in reason
-    assert "at iteration 0 of the 'row' loop, iteration 0 of the 'col' loop" in reason
+    assert "not a proof but the worst of a sample (the 'row' loop's iteration from 0" in reason
+    assert "at iteration 0 of the 'row' loop" in reason
 
 
 def test_an_unknown_parameter_that_changes_the_pattern_is_not_sampled(

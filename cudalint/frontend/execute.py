@@ -30,7 +30,9 @@ and names its inputs; it is never guessed.
 from __future__ import annotations
 
 import ctypes
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
@@ -451,6 +453,187 @@ def overload_candidates(ref: ci.Cursor) -> list[ci.Cursor]:
     return out
 
 
+# --- loop-carried values with a closed form ----------------------------------------------
+
+#: The longest cycle (in iterations) a periodic loop-carried value is enumerated over: the
+#: model enumerates at most 64 values of a loop variable.
+_MAX_CYCLE = 64
+
+
+def _nodes(e: Expr) -> list[Expr]:
+    """Every node of ``e`` (Opaque inputs included), parents before children."""
+    out: list[Expr] = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        out.append(x)
+        if isinstance(x, Unary | Cast):
+            stack.append(x.operand)
+        elif isinstance(x, Binary):
+            stack.extend((x.rhs, x.lhs))
+        elif isinstance(x, Select):
+            stack.extend((x.other, x.then, x.cond))
+        elif isinstance(x, Opaque):
+            stack.extend(reversed(x.inputs))
+    return out
+
+
+def _mentions(e: Expr, v: Sym) -> bool:
+    return any(x == v for x in _nodes(e) if isinstance(x, Sym))
+
+
+def _subst(e: Expr, v: Sym, new: Expr) -> Expr:
+    """``e`` with the symbol ``v`` replaced by ``new`` (folded where constants meet)."""
+    if isinstance(e, Sym):
+        return new if e == v else e
+    if isinstance(e, Const):
+        return e
+    if isinstance(e, Unary):
+        return fold(Unary(e.op, _subst(e.operand, v, new), e.type))
+    if isinstance(e, Cast):
+        return fold(Cast(_subst(e.operand, v, new), e.type))
+    if isinstance(e, Binary):
+        return fold(Binary(e.op, _subst(e.lhs, v, new), _subst(e.rhs, v, new), e.type))
+    if isinstance(e, Select):
+        return fold(Select(_subst(e.cond, v, new), _subst(e.then, v, new),
+                           _subst(e.other, v, new), e.type))
+    return Opaque(e.reason, tuple(_subst(i, v, new) for i in e.inputs), e.type)
+
+
+def _coefficient(e: Expr, v: Sym, bits: int) -> int | None:
+    """``a`` when ``e`` equals ``a*v + c`` modulo ``2**bits`` for a ``c`` without ``v``:
+    ``v`` reached only through ``+``, ``-`` and conversions at least ``bits`` wide (each
+    of them a ring homomorphism modulo ``2**bits``). None otherwise."""
+    if e == v:
+        return 1
+    if not _mentions(e, v):
+        return 0
+    if isinstance(e, Cast):
+        return _coefficient(e.operand, v, bits) if e.type.bits >= bits else None
+    if isinstance(e, Unary) and e.op in ("-", "+") and e.type.bits >= bits:
+        a = _coefficient(e.operand, v, bits)
+        return None if a is None else (-a if e.op == "-" else a)
+    if isinstance(e, Binary) and e.op in ("+", "-") and e.type.bits >= bits:
+        a = _coefficient(e.lhs, v, bits)
+        b = _coefficient(e.rhs, v, bits)
+        if a is None or b is None:
+            return None
+        return a + b if e.op == "+" else a - b
+    return None
+
+
+def _peel(e: Expr, bits: int) -> Expr:
+    """``e`` without conversions that keep at least ``bits`` bits."""
+    while isinstance(e, Cast) and e.type.bits >= bits:
+        e = e.operand
+    return e
+
+
+def _as_type(e: Expr, t: IntType) -> Expr:
+    return e if e.type == t else fold(Cast(e, t))
+
+
+def _affine(start: Expr, it: Expr, step: Expr, t: IntType) -> Expr:
+    """``start + it * step`` in type ``t``."""
+    s = _as_type(step, t)
+    if isinstance(s, Const) and s.value == 0:
+        return _as_type(start, t)
+    i = _as_type(it, t)
+    prod = i if s == Const(1, t) else fold(Binary("*", i, s, t))
+    v = _as_type(start, t)
+    if isinstance(v, Const) and v.value == 0:
+        return prod
+    return fold(Binary("+", v, prod, t))
+
+
+def _bounds(e: Expr) -> tuple[int, int | None] | None:
+    """(low, high) of ``e`` when it is provably at least ``low`` >= 0 (high None: no known
+    upper bound); None when it may be negative or cudalint cannot tell."""
+    if isinstance(e, Const):
+        return (e.value, e.value) if e.value >= 0 else None
+    if isinstance(e, Sym):
+        if e.name in THREAD_IDX:
+            return (0, 1023)
+        if e.name.startswith(("blockIdx.", "blockDim.", "gridDim.")) or not e.type.signed:
+            return (0, None)
+        return None
+    limit = (1 << (e.type.bits - 1)) - 1
+    if isinstance(e, Cast):
+        b = _bounds(e.operand)
+        if b is None or (b[1] is None and e.type.signed) or (b[1] or 0) > limit:
+            return None
+        return b
+    if not isinstance(e, Binary):
+        return None
+    if e.op == "&":
+        lb, rb = _bounds(e.lhs), _bounds(e.rhs)
+        his = [b[1] for b in (lb, rb) if b is not None and b[1] is not None]
+        return (0, min(his)) if his else ((0, None) if lb and rb else None)
+    lb, rb = _bounds(e.lhs), _bounds(e.rhs)
+    if lb is None or rb is None:
+        return None
+    (l1, h1), (l2, h2) = lb, rb
+    out: tuple[int, int | None] | None = None
+    if e.op == "+":
+        out = (l1 + l2, None if h1 is None or h2 is None else h1 + h2)
+    elif e.op == "*":
+        out = (l1 * l2, None if h1 is None or h2 is None else h1 * h2)
+    elif e.op == "<<" and isinstance(e.rhs, Const) and e.rhs.value < e.type.bits:
+        out = (l1 << e.rhs.value, None if h1 is None else h1 << e.rhs.value)
+    elif e.op == ">>" and isinstance(e.rhs, Const):
+        out = (l1 >> e.rhs.value, None if h1 is None else h1 >> e.rhs.value)
+    elif e.op == "%" and isinstance(e.rhs, Const) and e.rhs.value > 0:
+        out = (0, e.rhs.value - 1 if h1 is None else min(h1, e.rhs.value - 1))
+    elif e.op == "|" and h1 is not None and h2 is not None:
+        out = (max(l1, l2), (1 << max(h1, h2).bit_length()) - 1)
+    if out is None or (out[1] is not None and out[1] > limit):
+        return None
+    return out
+
+
+def _within(e: Expr, hi: int) -> bool:
+    """Whether ``e`` is provably in ``[0, hi]``."""
+    b = _bounds(e)
+    return b is not None and b[1] is not None and b[1] <= hi
+
+
+def _trip_count(d: Induction) -> int | None:
+    """How many iterations a counter with constant start, step and bound makes."""
+    if not (isinstance(d.start, Const) and isinstance(d.step, Const)
+            and isinstance(d.bound, Const)) or d.cmp is None or d.op not in ("+", "-"):
+        return None
+    v, s, b = d.start.value, d.step.value, d.bound.value
+    cmp = d.cmp
+    delta = s if d.op == "+" else -s
+
+    def holds(x: int) -> bool:
+        return {"<": x < b, "<=": x <= b, ">": x > b, ">=": x >= b, "!=": x != b}[cmp]
+
+    n = 0
+    while holds(v):
+        n += 1
+        v += delta
+        if n > 100_000 or delta == 0:
+            return None
+    return n
+
+
+@dataclass(frozen=True)
+class _Closed:
+    """A loop-carried value in closed form: ``build(it)`` is its value at the top of
+    iteration ``it`` (0 for the first)."""
+
+    build: Callable[[Expr], Value]
+    #: Iterations after which the value repeats (None: it never does).
+    period: int | None
+    #: Iteration 0 is off the cycle (the start value lies outside the mask or modulus).
+    first: bool = False
+    #: Doubled or halved each iteration (``v <<= 1``, ``v *= 2``): taken only where the
+    #: iteration number is known exactly (a counter the model enumerates), as the shift
+    #: count grows without bound.
+    geometric: bool = False
+
+
 class Executor:
     """Runs function bodies under one set of template arguments."""
 
@@ -494,6 +677,9 @@ class Executor:
         self.atomic: tuple[str, bool, int | None] | None = None
         #: How many ``expr`` calls are open (nesting of the expression being converted).
         self.expr_depth = 0
+        #: Set while a loop body runs for the values it carries (see ``carried``): loops
+        #: inside it then take no closed forms of their own, and nothing is carved.
+        self.probing = False
 
     # --- entry points --------------------------------------------------------------------
 
@@ -1193,7 +1379,8 @@ class Executor:
     def carve(self, d: Node, p: Ptr) -> Ptr:
         """A pointer into the dynamic window at a uniform offset becomes its own array."""
         base = p.array.base_offset
-        if base is None or p.unknown or lane_dependent(p.offset) or self.fn is None:
+        if base is None or p.unknown or lane_dependent(p.offset) or self.fn is None \
+                or self.probing:
             return p
         var = self.fn.vars.get(key_of(d.cursor))
         if var is None or var.modified or p.pointee is None:
@@ -1408,6 +1595,28 @@ class Executor:
         if inc is None:
             return None
         inc = strip(inc)
+        if inc.kind == N.BINARY and inc.spelling == "," and len(inc.children) == 2:
+            # ``++i, j += 33``: the counter is the part the condition compares; the
+            # other parts are carried values (see ``carried``)
+            parts: list[Node] = []
+            stack = [inc]
+            while stack:
+                x = strip(stack.pop())
+                if x.kind == N.BINARY and x.spelling == "," and len(x.children) == 2:
+                    stack.extend(reversed(x.children))
+                else:
+                    parts.append(x)
+            found = [cand for part in parts
+                     if (cand := self.induction(cond, part, assigned, body_assigned))]
+            found.sort(key=lambda cand: cand[3] is None)
+            for cand in found:
+                written: set[int] = set()
+                for part in parts:
+                    if not any(x is cand[2] for x in self._subtree(part)):
+                        self._collect_writes(part, written)
+                if cand[0] not in written:
+                    return cand
+            return None
         key: int | None = None
         op: str | None = None
         step: Node | None = None
@@ -1499,6 +1708,9 @@ class Executor:
             entry[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", [])
         if ind is not None:
             entry[ind[0]] = self.counter(ind, pre[ind[0]], line)
+        closed: set[int] = set()
+        if not self.probing:
+            closed = self.carried(kind, cond, body, inc, pre, entry, ind, line, saved_guards)
         n_before = len(self.accesses)
         order_before = self.order
         body_exits = Exits()
@@ -1506,22 +1718,7 @@ class Executor:
             self.values = {**pre, **entry}
             self.memo.clear()
             self.guards = saved_guards
-            if cond is not None:
-                if kind != N.DO:
-                    self.scan(cond, LOAD)
-                c = self.truth(cond)
-                self.flush()
-                if lane_dependent(c):
-                    self.guards = (*self.guards, c)
-            body_exits = self.stmt(body) if body is not None else Exits()
-            cont = body_exits.cont
-            if cont is not None and not _is_true(cont):
-                self.guards = (*self.guards, _not(cont))
-            if inc is not None:
-                self.full(inc)
-            if kind == N.DO and cond is not None:
-                self.scan(cond, LOAD)
-                self.flush()
+            body_exits = self._iterate(kind, cond, body, inc)
             # A variable that became lane-dependent in the body is lane-dependent at
             # the top of the next iteration: run the body again with that input.
             changed = False
@@ -1553,7 +1750,9 @@ class Executor:
             last = end_vals.get(k)
             extra = [last] if isinstance(last, Expr) else (
                 [last.offset] if isinstance(last, Ptr) else [])
-            if isinstance(entry_v, Sym):
+            if k in closed:
+                self.values[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", extra)
+            elif isinstance(entry_v, Sym):
                 self.values[k] = Opaque(f"'{self.var_name(k)}' after its loop",
                                         dedupe([entry_v, *extra]), entry_v.type)
             elif isinstance(entry_v, Opaque | Ptr):
@@ -1592,6 +1791,369 @@ class Executor:
             cmp, bound = None, None
         return Sym(name, t, induction=Induction(
             start, op, step, cmp, bound))  # type: ignore[arg-type]
+
+    def _iterate(self, kind: int, cond: Node | None, body: Node | None,
+                 inc: Node | None) -> Exits:
+        """One pass through a loop: condition, body, increment (a ``do`` tests last)."""
+        if cond is not None:
+            if kind != N.DO:
+                self.scan(cond, LOAD)
+            c = self.truth(cond)
+            self.flush()
+            if lane_dependent(c):
+                self.guards = (*self.guards, c)
+        body_exits = self.stmt(body) if body is not None else Exits()
+        cont = body_exits.cont
+        if cont is not None and not _is_true(cont):
+            self.guards = (*self.guards, _not(cont))
+        if inc is not None:
+            self.full(inc)
+        if kind == N.DO and cond is not None:
+            self.scan(cond, LOAD)
+            self.flush()
+        return body_exits
+
+    def carried(self, kind: int, cond: Node | None, body: Node | None, inc: Node | None,
+                pre: dict[int, Value], entry: dict[int, Value],
+                ind: tuple[int, str, Node, str | None, Node | None] | None, line: int,
+                guards: tuple[Expr, ...]) -> set[int]:
+        """Closed forms of the values a loop carries from one iteration to the next.
+
+        One pass runs with each carried variable a placeholder ``V``; a variable whose
+        value at the end of the pass is ``f(V)`` with ``f`` ``V + c``, ``(V + c) & (2^k-1)``,
+        ``(V + c) % m``, an involution (``V ^ c``, ``c - V``, ``~V``, ``!V``) or a value set
+        anew, ``c`` the same in every iteration, gets its value at the top of iteration
+        ``it`` in ``entry`` (``(start + 4*it) & 63``). Any other variable keeps an opaque
+        value that says why. Returns the keys that got a closed form.
+        """
+        names: dict[int, str] = {}
+        holders: dict[int, Sym] = {}
+        probe = dict(entry)
+        for k in entry:
+            if ind is not None and k == ind[0]:
+                continue
+            p = pre[k]
+            name = self.var_name(k)
+            if isinstance(p, Ptr):
+                if p.unknown:
+                    continue
+                v = Sym(f"{name}@L{line}", LONG, lane_dependent=lane_dependent(p.offset))
+                probe[k] = Ptr(p.array, p.decl, v, p.pointee, p.unknown)
+            else:
+                v = Sym(f"{name}@L{line}", p.type, lane_dependent=lane_dependent(p))
+                probe[k] = v
+            names[k], holders[k] = name, v
+        if not holders:
+            return set()
+        n_acc, order, notes = len(self.accesses), self.order, len(self.w.notes)
+        n_ret, n_ptr = len(self.returns), len(self.ret_ptrs)
+        self.probing = True
+        try:
+            self.values = {**pre, **probe}
+            self.memo.clear()
+            self.guards = guards
+            exits = self._iterate(kind, cond, body, inc)
+            end = self.values
+        finally:
+            # Run for the values only: what the pass accessed is not reported.
+            self.probing = False
+            del self.accesses[n_acc:]
+            del self.w.notes[notes:]
+            del self.returns[n_ret:]
+            del self.ret_ptrs[n_ptr:]
+            self.order = order
+            self.guards = guards
+            self.memo.clear()
+        before: set[int] = set()
+        for pv in pre.values():
+            for x in _nodes(pv.offset if isinstance(pv, Ptr) else pv):
+                if isinstance(x, Opaque):
+                    before.add(id(x))
+        moving: dict[int, str] = {}  # opaque entry values of the other loop variables
+        for k, ev in entry.items():
+            e = ev.offset if isinstance(ev, Ptr) else ev
+            if isinstance(e, Opaque) and k not in holders:
+                moving[id(e)] = self.var_name(k)
+        counter = entry.get(ind[0]) if ind is not None else None
+        steps: set[Sym] = set()
+        if isinstance(counter, Ptr):
+            counter = None
+        if counter is not None:
+            steps = {x for x in _nodes(counter) if isinstance(x, Sym)
+                     and (x.induction is not None or x.name.startswith("k@L"))}
+        skipped = exits.cont is not None and not _is_false(exits.cont)
+        forms: dict[int, _Closed] = {}
+        for k, v in holders.items():
+            got = self.closed_form(names[k], pre[k], v, end.get(k), holders, moving,
+                                   before, steps, skipped)
+            if isinstance(got, str):
+                entry[k] = self._loop_opaque(k, pre[k], got, [])
+            else:
+                forms[k] = got
+        if forms:
+            # the loop is named by its counter, unless the counter's own iteration count
+            # (a lane-dependent start) has that name already
+            label = sorted(names[k] for k in forms)[0]
+            if ind is not None and not (counter is not None and any(
+                    isinstance(x, Sym) and x.name.startswith("k@L") for x in _nodes(counter))):
+                label = self.var_name(ind[0])
+            it, exact = self.iteration(ind, counter, line, label, list(forms.values()))
+            if not exact and any(f.geometric for f in forms.values()):
+                for k in [k for k, f in forms.items() if f.geometric]:
+                    del forms[k]
+                    entry[k] = self._loop_opaque(
+                        k, pre[k], "is multiplied in a loop whose iterations cudalint cannot "
+                        "count", [])
+                if forms:
+                    it, exact = self.iteration(ind, counter, line, label, list(forms.values()))
+            for k, f in forms.items():
+                entry[k] = f.build(it)
+        return set(forms)
+
+    def closed_form(self, name: str, start: Value, v: Sym, end: Value | None,
+                    holders: dict[int, Sym], moving: dict[int, str], before: set[int],
+                    steps: set[Sym], skipped: bool) -> _Closed | str:
+        """The closed form of one carried variable, or why it has none (a clause after
+        its name: "'pos' is updated under a condition in its loop")."""
+        if isinstance(start, Ptr):
+            if not isinstance(end, Ptr) or end.array.key != start.array.key:
+                return "is assigned in a loop"
+            e: Expr = end.offset
+        elif end is None or isinstance(end, Ptr):
+            return "is assigned in a loop"
+        else:
+            e = end
+        if e == v:
+            return _Closed(lambda it: start, 1)
+        if skipped:
+            return "is updated in a loop whose 'continue' can skip the update"
+        why = self.changing(name, e, v, holders, moving, before, steps)
+        if why is not None:
+            return why
+        if isinstance(start, Ptr):
+            if _coefficient(e, v, 64) != 1:
+                return "is updated in a loop in a way that has no closed form cudalint knows"
+            step_bytes = _subst(e, v, Const(0, LONG))
+            return _Closed(lambda it: Ptr(start.array, start.decl, _affine(
+                start.offset, it, step_bytes, LONG), start.pointee, start.unknown),
+                1 if step_bytes == Const(0, LONG) else None)
+        t = start.type
+        v0 = start
+        if not _mentions(e, v):  # set anew every iteration, the same value each time
+            return _Closed(lambda it: fold(Select(
+                Binary("==", it, Const(0, it.type), INT), v0, _as_type(e, t), t)), 1, True)
+        a = _coefficient(e, v, t.bits)
+        if a == 1:  # v += c (through any widening conversions)
+            c = _as_type(_subst(e, v, Const(0, t)), t)
+            return _Closed(lambda it: _affine(v0, it, c, t),
+                           1 if isinstance(c, Const) and c.value == 0 else None)
+        if a == -1:  # v = c - v: two values in turn
+            return self._involution(e, v, v0, t)
+        core = _peel(e, t.bits)
+        if isinstance(core, Unary) and core.op == "~" and _peel(core.operand, t.bits) == v:
+            return self._involution(e, v, v0, t)
+        if isinstance(core, Unary) and core.op == "!" and _peel(core.operand, t.bits) == v:
+            flipped = _subst(e, v, v0)
+            if _within(v0, 1):
+                return _Closed(lambda it: fold(Select(
+                    Binary("&", it, Const(1, it.type), it.type), flipped, v0, t)), 2)
+            again = _subst(e, v, flipped)
+            return _Closed(lambda it: fold(Select(
+                Binary("==", it, Const(0, it.type), INT), v0, fold(Select(
+                    Binary("&", it, Const(1, it.type), it.type), flipped, again, t)), t)),
+                2, True)
+        if isinstance(core, Binary) and core.op == "^":
+            other = core.rhs if _peel(core.lhs, t.bits) == v else (
+                core.lhs if _peel(core.rhs, t.bits) == v else None)
+            if other is not None and not _mentions(other, v):
+                return self._involution(e, v, v0, t)
+        if isinstance(core, Binary) and core.op == "&":
+            mask, x = (core.rhs, core.lhs) if isinstance(core.rhs, Const) else (
+                core.lhs, core.rhs)
+            if isinstance(mask, Const) and mask.value > 0 and \
+                    mask.value & (mask.value + 1) == 0 and not _mentions(mask, v):
+                bits = mask.value.bit_length()
+                if _coefficient(x, v, bits) == 1 and core.type.bits >= bits:
+                    return self._masked(e, core, x, v, v0, t, mask.value)
+        factor: Const | None = None
+        if isinstance(core, Binary) and core.op in ("<<", ">>", "*", "/"):
+            if _peel(core.lhs, t.bits) == v and isinstance(core.rhs, Const):
+                factor = core.rhs
+            elif core.op == "*" and isinstance(core.lhs, Const) \
+                    and _peel(core.rhs, t.bits) == v:
+                factor = core.lhs
+        if isinstance(core, Binary) and factor is not None:  # v <<= c, v *= 2^c, v /= 2^c
+            f = factor.value
+            if core.op in ("<<", ">>"):
+                shift = f if 0 <= f < t.bits else None
+            else:
+                shift = f.bit_length() - 1 if f > 0 and f & (f - 1) == 0 else None
+            if shift is not None and (core.op != "/" or not t.signed or _bounds(v0) is not None):
+                left = core.op in ("<<", "*")
+                by = Const(shift, INT)
+
+                def scaled(it: Expr) -> Expr:
+                    amount = _affine(Const(0, INT), it, by, INT)
+                    return fold(Binary("<<", v0, amount, t) if left
+                                else Binary(">>", v0, amount, t))
+
+                return _Closed(scaled, 1 if shift == 0 else None, geometric=shift != 0)
+        if isinstance(core, Binary) and core.op == "%" and not _mentions(core.rhs, v):
+            x = core.lhs
+            if _coefficient(x, v, x.type.bits) == 1:
+                return self._modular(core, x, v, v0, t)
+        return "is updated in a loop in a way that has no closed form cudalint knows"
+
+    @staticmethod
+    def _involution(e: Expr, v: Sym, v0: Expr, t: IntType) -> _Closed:
+        """``f(f(v)) == v``: ``v0`` in even iterations, ``f(v0)`` in odd ones."""
+        flipped = _subst(e, v, v0)
+        return _Closed(lambda it: fold(Select(
+            Binary("&", it, Const(1, it.type), it.type), _as_type(flipped, t), v0, t)), 2)
+
+    @staticmethod
+    def _masked(e: Expr, core: Binary, x: Expr, v: Sym, v0: Expr, t: IntType,
+                mask: int) -> _Closed:
+        """``v = (v + c) & mask``, ``mask + 1`` a power of two: ``(v0 + it*c) & mask``
+        from the second iteration on (addition commutes with reduction modulo 2^k)."""
+        ct = core.type
+        c = _as_type(_subst(x, v, Const(0, t)), ct)
+        span = mask + 1
+        period = span // math.gcd(c.value % span, span) if isinstance(c, Const) else span
+        in_range = _within(v0, mask)
+
+        def build(it: Expr) -> Expr:
+            inner = fold(Binary("&", _affine(v0, it, c, ct), Const(mask, ct), ct))
+            later = _as_type(inner, t)
+            if in_range:
+                return later
+            return fold(Select(Binary("==", it, Const(0, it.type), INT), v0, later, t))
+
+        return _Closed(build, period, not in_range)
+
+    @staticmethod
+    def _modular(core: Binary, x: Expr, v: Sym, v0: Expr, t: IntType) -> _Closed | str:
+        """``v = (v + c) % m``: ``(v0 + it*c) % m`` when nothing is negative (C's ``%``
+        follows the dividend's sign, which breaks the identity)."""
+        ct = x.type
+        c = _as_type(_subst(x, v, Const(0, t)), ct)
+        m = _as_type(core.rhs, ct)
+        if _bounds(v0) is None:
+            return "is updated modulo a value in a loop from a start that may be negative"
+        if ct.signed and not (isinstance(c, Const) and c.value >= 0 and _bounds(m) is not None):
+            return "is updated modulo a value in a loop by a step that may be negative"
+        in_range = isinstance(m, Const) and m.value > 0 and _within(v0, m.value - 1)
+        period: int | None = None
+        if isinstance(m, Const) and isinstance(c, Const) and m.value > 0:
+            period = m.value // math.gcd(c.value % m.value, m.value)
+
+        def build(it: Expr) -> Expr:
+            later = _as_type(fold(Binary("%", _affine(v0, it, c, ct), m, ct)), t)
+            if in_range:
+                return later
+            return fold(Select(Binary("==", it, Const(0, it.type), INT), v0, later, t))
+
+        return _Closed(build, period, not in_range)
+
+    def changing(self, name: str, e: Expr, v: Sym, holders: dict[int, Sym],
+                 moving: dict[int, str], before: set[int], steps: set[Sym]) -> str | None:
+        """Why the update of ``name`` (``e``, in its own value ``v``) reads something that
+        is not the same in every iteration; None when it reads nothing of the kind."""
+        others = {h: self.var_name(k) for k, h in holders.items() if h != v}
+        found: list[tuple[int, str]] = []
+        stack: list[Expr] = [e]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, Opaque):
+                if id(x) in before:
+                    continue  # computed before the loop
+                r = x.reason
+                if id(x) in moving:
+                    found.append((4, f"is updated from '{moving[id(x)]}', which also changes "
+                                     "in the loop"))
+                elif r == f"'{name}' depends on control flow":
+                    found.append((0, "is updated under a condition in its loop"))
+                elif r.startswith(f"'{name}' ") and ("loop" in r):
+                    found.append((1, "is updated in an inner loop"))
+                elif r.startswith("value loaded"):
+                    found.append((2, f"is updated in its loop from loaded data ({r})"))
+                elif r.endswith(" depends on control flow"):
+                    found.append((3, f"is updated from {r[:-len(' depends on control flow')]}"
+                                     ", which depends on control flow"))
+                elif not r.startswith(("size of a type", "literal that is not")):
+                    found.append((6, f"is updated in its loop from a value cudalint cannot "
+                                     f"follow ({r})"))
+                stack.extend(x.inputs)
+            elif isinstance(x, Select):
+                if _mentions(x, v):
+                    found.append((0, "is updated under a condition in its loop"))
+                stack.extend((x.cond, x.then, x.other))
+            elif isinstance(x, Sym):
+                if x in others:
+                    found.append((4, f"is updated from '{others[x]}', which also changes "
+                                     "in the loop"))
+                elif x in steps:
+                    found.append((5, "is updated in its loop by an amount that changes "
+                                     "every iteration"))
+            elif isinstance(x, Unary | Cast):
+                stack.append(x.operand)
+            elif isinstance(x, Binary):
+                stack.extend((x.lhs, x.rhs))
+        return min(found)[1] if found else None
+
+    def iteration(self, ind: tuple[int, str, Node, str | None, Node | None] | None,
+                  counter: Expr | None, line: int, label: str, forms: list[_Closed],
+                  ) -> tuple[Expr, bool]:
+        """The loop's iteration number (0 first) for the closed forms of ``forms``.
+
+        From the counter where it is ``start ± it*step`` (exact: the model enumerates the
+        counter's values). Where the counter's values are not known but every form
+        repeats within 64 iterations: a loop variable over one cycle (every value those
+        forms take, in any loop of at least that many iterations). Else a free uniform
+        iteration count, as for a counter that starts at a lane-dependent value. The flag
+        says whether the number is the counter's (exact, enumerated by the model).
+        """
+        cycle: int | None = 1
+        for f in forms:
+            if f.period is None or cycle is None:
+                cycle = None
+                break
+            cycle = math.lcm(cycle, f.period)
+        if cycle is not None and any(f.first for f in forms):
+            cycle += 1  # iteration 0 is off the cycle: 0 .. cycle
+        if cycle is not None and cycle > _MAX_CYCLE:
+            cycle = None
+        periodic: Expr | None = None
+        if cycle is not None:
+            periodic = Sym(f"k@L{line}:{label}", INT, induction=Induction(
+                Const(0, INT), "+", Const(1, INT), "<", Const(cycle, INT)))
+        if isinstance(counter, Sym) and counter.induction is not None \
+                and counter.induction.op in ("+", "-"):
+            d = counter.induction
+            t = counter.type
+            known = d.cmp is not None and d.bound is not None and all(
+                isinstance(x, Const) or (isinstance(x, Sym) and x.name.startswith("blockDim."))
+                for part in (d.start, d.step, d.bound) if part is not None
+                for x in _nodes(part) if not isinstance(x, Binary | Unary | Cast))
+            trip = _trip_count(d)
+            if periodic is not None and (not known or (trip is not None and trip > _MAX_CYCLE)):
+                return periodic, False  # the model could not enumerate the counter
+            dist: Expr = counter if d.start == Const(0, d.start.type) else fold(Binary(
+                "-", counter, _as_type(d.start, t), t))
+            if d.op == "-":
+                dist = fold(Binary("-", _as_type(d.start, t), counter, t))
+            step = _as_type(d.step, t)
+            exact = known and (trip is None or trip <= _MAX_CYCLE)
+            return (dist if step == Const(1, t) else fold(Binary("/", dist, step, t))), exact
+        if periodic is not None:
+            return periodic, False
+        if counter is not None and ind is not None:
+            ks = [x for x in _nodes(counter) if isinstance(x, Sym) and x.name.startswith("k@L")]
+            if ks:
+                # the iteration count of a counter with a lane-dependent start
+                return ks[0], False
+        name = self.var_name(ind[0]) if ind is not None else label
+        return Sym(f"k@L{line}:{name}", INT), False
 
     # --- expressions with side effects and accesses --------------------------------------
 

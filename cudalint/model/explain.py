@@ -23,7 +23,38 @@ from cudalint.model.banks import NUM_BANKS, WARP, phase_split
 from cudalint.model.proof import atomic_form
 from cudalint.model.results import AccessResult
 
-__all__ = ["BankMap", "Cell", "PhaseMap", "bank_map", "results_at"]
+__all__ = ["BankMap", "Cell", "PhaseMap", "Serialization", "bank_map", "results_at",
+           "serialization"]
+
+
+@dataclass(frozen=True)
+class Serialization:
+    """An atomic that serves each lane on its own (ATOMS.ADD, .MAX, .EXCH, .CAS, ...:
+    measured on sm_90, docs/bank-model.md) where lanes of the busiest bank share a word:
+    the cost is those lanes one after another, not distinct words of one bank."""
+
+    #: Lanes the busiest bank serves, one per pass.
+    lanes: int
+    #: Distinct words among them (1: every one of them updates one address).
+    words: int
+    #: The most lanes on one word.
+    per_word: int
+    bank: int
+
+
+def serialization(result: AccessResult) -> Serialization | None:
+    """How ``result``'s atomic serializes lanes on one word; None when it does not (a
+    load or store, an atomic nvcc combines or aggregates, or no two lanes of the busiest
+    bank share a word: a plain bank conflict)."""
+    access = result.access
+    conflict = result.conflict
+    if access.kind != "atomic" or conflict is None or atomic_form(access) == "combined":
+        return None
+    per_word = max((len(lanes) for lanes in conflict.lanes), default=0)
+    if per_word < 2:
+        return None
+    return Serialization(sum(len(lanes) for lanes in conflict.lanes), len(conflict.words),
+                         per_word, conflict.bank)
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,7 @@ from cudalint.model.evaluate import (
 )
 from cudalint.model.merge import find_merges
 from cudalint.model.results import AccessResult, Cost, Status
+from cudalint.model.stride_loops import bound_counters, widened_reason
 from cudalint.model.warps import (
     ENUMERATED,
     Partial,
@@ -208,6 +209,28 @@ def _aggregated(access: Access, array: SharedArray | None) -> bool:
     if array is not None and array.element_type.replace("const ", "").strip() in _FLOATS:
         return False
     return not any(s.lane_dependent for s in free_symbols(access.offset))
+
+
+def _cas_loop(access: Access, array: SharedArray | None) -> bool:
+    """A floating-point atomicAdd/atomicSub: nvcc emits a load and a compare-and-swap
+    loop (LDS + ATOMS.CAST.SPIN, seen in the SASS for sm_80, sm_90 and sm_100), which
+    runs once per lane where no two lanes share a word and retries where they do."""
+    if access.kind != "atomic" or _atomic_base(access.atomic_op) not in ("atomicAdd",
+                                                                          "atomicSub"):
+        return False
+    return array is not None and array.element_type.replace("const ", "").strip() in _FLOATS
+
+
+def _shared_word(lanes: tuple[int | None, ...], width: int) -> tuple[int, int] | None:
+    """(word, number of lanes) of the first word two active lanes share, else None."""
+    users: dict[int, int] = {}
+    for a in lanes:
+        if a is None:
+            continue
+        for w in range(a // 4, (a + max(width, 1) - 1) // 4 + 1):
+            users[w] = users.get(w, 0) + 1
+    shared = [(w, n) for w, n in users.items() if n > 1]
+    return max(shared, key=lambda wn: (wn[1], -wn[0])) if shared else None
 
 
 def _assumed_shape_needs(offset: Expr, guard: Expr | None) -> set[str]:
@@ -534,8 +557,52 @@ def _cost_at(
     else:
         cost = warp_cost(addrs, access.width, access.kind, arch, bank_mode, atomic_form(access),
                          matrix=access.matrix)
+        size = getattr(cache, "size_bytes", 0)
+        if size and cost.wavefronts > cost.ideal:
+            clamped = _in_bounds(addrs, access, arch, bank_mode, size)
+            if clamped is not None:
+                cost = clamped[0]
     cache[key] = cost
     return cost
+
+
+class _Costs(dict[tuple[object, ...], "Cost | None"]):
+    """One proof's cost cache, with the array's size in bytes (0: not known) for
+    :func:`_in_bounds`."""
+
+    def __init__(self, size_bytes: int = 0) -> None:
+        super().__init__()
+        self.size_bytes = size_bytes
+
+
+def _in_bounds(
+    addrs: list[int | None] | tuple[int | None, ...], access: Access, arch: Arch,
+    bank_mode: int, size: int,
+) -> tuple[Cost, list[int | None]] | None:
+    """The worst cost over the lanes that can be active together inside the array.
+
+    Lanes whose addresses span more than the array's ``size`` bytes cannot all touch it
+    (an access past the end of a ``__shared__`` array is undefined behaviour): for any
+    value of the uniform symbols, the active lanes lie in one window of ``size`` bytes.
+    Every such set lies in a window starting at some lane's address, so the worst of
+    those windows bounds the access, and a bank never serves more distinct words than
+    the array holds. None when every lane fits (nothing to clamp).
+    """
+    width = access.width
+    present = [a for a in addrs if a is not None]
+    if not present or max(present) + width - min(present) <= size:
+        return None
+    form = atomic_form(access)
+    best: tuple[Cost, list[int | None]] | None = None
+    for x in sorted(set(present)):
+        window = [a if a is not None and x <= a and a + width <= x + size else None
+                  for a in addrs]
+        if not any(a is not None for a in window):
+            continue
+        c = warp_cost(window, width, access.kind, arch, bank_mode, form, matrix=access.matrix)
+        if best is None or (c.ways, c.wavefronts) > (best[0].ways, best[0].wavefronts):
+            best = (c, window)
+    return best
 
 
 def _worst_over_shifts(
@@ -892,16 +959,39 @@ def _prove(
 ) -> AccessResult:
 
     shape_note: str | None = None
+    widened_note: str | None = None
+    #: The array's size where it bounds the lanes costed together (_in_bounds); only
+    #: where the uniform values shift the whole warp (the separable case).
+    in_bounds = [0]
 
     def result(
         status: Status, cost: Cost | None, reason: str | None,
         outcome: _Outcome | None = None, formula: str | None = None,
     ) -> AccessResult:
         case = outcome.case if outcome is not None else None
+        if widened_note is not None and status == "proved" and cost is not None \
+                and cost.wavefronts > cost.ideal:
+            status, reason = "worst-case", widened_note
         if shape_note is not None and status == "proved":
             status, reason = "worst-case", "worst over " + shape_note
         elif shape_note is not None and status == "worst-case":
             reason = f"{reason}; over {shape_note}"
+        lanes = outcome.lane_addresses() if outcome is not None else None
+        if lanes is not None and cost is not None and _cas_loop(access, array):
+            shared = _shared_word(lanes, access.width)
+            if shared is not None:
+                # not measured: the loop's trip count depends on how the lanes retry
+                element = array.element_type if array is not None else "float"
+                return result("unknown", None, (
+                    f"{_atomic_base(access.atomic_op)} on {element} compiles to a load and "
+                    f"compare-and-swap loop (ATOMS.CAST.SPIN), and {shared[1]} lanes update "
+                    f"word {shared[0]}: how often they retry, and so the cost, depends on "
+                    "contention (not measured)"))
+        if lanes is not None and in_bounds[0] and cost is not None \
+                and cost.wavefronts > cost.ideal:
+            clamped = _in_bounds(lanes, access, arch, bank_mode, in_bounds[0])
+            if clamped is not None:  # the lanes that were costed (see _cost_at)
+                lanes = tuple(clamped[1])
         return AccessResult(
             access=access, arch=arch.name, bank_mode=bank_mode, status=status,
             wavefronts=cost.wavefronts if cost else None,
@@ -909,7 +999,7 @@ def _prove(
             reason=reason, block_dim=shape.reported, block_dim_source=shape.source,
             conflict=cost.conflict if cost else None,
             warp=case.warp.index if case is not None else None,
-            lane_addresses=outcome.lane_addresses() if outcome is not None else None,
+            lane_addresses=lanes,
             ways_formula=formula,
         )
 
@@ -971,6 +1061,15 @@ def _prove(
 
     all_syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
     sequences = _evaluable_inductions(all_syms, warps)
+    if guard is not None:
+        # a stride loop's bound masks lanes: enumerate its iterations, or widen the
+        # bound to its first iteration (cudalint.model.stride_loops)
+        bounded = bound_counters(guard, warps, set(sequences))
+        if bounded is not None:
+            guard = bounded.guard
+            sequences.update(bounded.sequences)
+            if bounded.widened and bounded.partial:
+                widened_note = widened_reason(bounded.widened)
     loops = tuple(sorted(sequences))
     if guard is not None:
         gnames = {s.name for s in free_symbols(guard)}
@@ -1001,6 +1100,12 @@ def _prove(
         else:
             sp = _NO_UNIFORMS
         if sp.separable:
+            # The uniform values shift the whole warp: whatever they are, the lanes
+            # active together lie inside the array (_in_bounds). Not where they change
+            # the lane pattern: the searches below cost far-off representatives.
+            if array is not None and array.base_offset is None:
+                in_bounds[0] = array.size_bytes
+                cache = _Costs(in_bounds[0])
             values, cases = _base_values(offset, guard, warps, loops, sequences, free)
             if not cases:
                 return replace(result("unknown", None, NOT_EXECUTED), executed=False)
@@ -1331,7 +1436,9 @@ def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
     kernels = {k.name: k for k in tu.kernels}
     arrays = {a.key: a for a in tu.arrays}
     try:
-        groups = find_merges(tu.accesses) if any(a.region >= 0 for a in tu.accesses) else []
+        groups = (
+            find_merges(tu.accesses, arrays) if any(a.region >= 0 for a in tu.accesses) else []
+        )
     except BudgetExceeded:  # no time left: every access below is reported not analyzed
         groups = []
     group_of = {id(m): g for g in groups for m in g.members}

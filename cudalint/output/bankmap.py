@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from cudalint.model.banks import NUM_BANKS
-from cudalint.model.explain import BankMap, Cell, PhaseMap
+from cudalint.model.explain import BankMap, Cell, PhaseMap, serialization
 from cudalint.model.results import AccessResult, shape_text
 
 __all__ = ["busiest", "describe", "lane_ranges", "render_svg", "render_text", "svg_file_name"]
@@ -89,7 +89,13 @@ def describe(result: AccessResult) -> tuple[str, str, str]:
         verdict = (f"{_plural(result.wavefronts, 'wavefront')}, "
                    f"ideal {result.ideal_wavefronts}: ")
         ways = result.ways
-        if result.has_conflict and ways is not None:
+        serial = serialization(result)
+        if serial is not None and serial.words == 1:
+            verdict += f"{serial.lanes} lanes serialize on one address"
+        elif serial is not None and ways is not None:
+            verdict += (f"{_number(ways)}-way serialized atomic ({serial.lanes} lanes on "
+                        f"{serial.words} words of bank {serial.bank})")
+        elif result.has_conflict and ways is not None:
             verdict += f"{_number(ways)}-way bank conflict"
         else:
             verdict += "no bank conflict"
@@ -125,6 +131,13 @@ def busiest(m: BankMap) -> str | None:
     words = [c.unit for c in cells if c is not None]
     lanes = sorted({lane for c in cells if c is not None for lane in c.lanes})
     w0 = start[id(p)]
+    distinct = list(dict.fromkeys(words))
+    if len(distinct) < len(words):
+        # an atomic that serves each lane on its own: one lane per wavefront
+        plural = m.unit_name + ("s" if len(distinct) > 1 else "")
+        return (f"bank {b} serves {len(distinct)} {plural} ({_short(distinct)}) to "
+                f"{len(lanes)} lanes {lane_ranges(lanes)}, one lane per wavefront, in "
+                f"wavefronts {w0}-{w0 + n - 1}")
     return (f"bank {b} serves {n} {m.unit_name}s ({_short(words)}) for lanes "
             f"{lane_ranges(lanes)} in wavefronts {w0}-{w0 + n - 1}")
 

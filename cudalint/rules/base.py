@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from cudalint.diagnostics import Diagnostic, Fix, Severity
 from cudalint.ir import Launch, Span, TranslationUnit
 from cudalint.model.arch import ArchError, parse_arch
+from cudalint.model.explain import serialization
 from cudalint.model.results import AccessResult, BankConflict, shape_text
 from cudalint.options import Options
 
@@ -107,7 +108,22 @@ def conflict_note(result: AccessResult, conflict: BankConflict) -> str:
         )
     n = len(conflict.words)
     unit_n = unit if n != 1 else unit[:-1]
+    serial = serialization(result)
+    if serial is not None:
+        # an atomic that serves lanes one at a time: count lanes, not words
+        if n == 1:
+            one = format_list([str(x) for x in conflict.lanes[0]])
+            return (f"{unit[:-1]} {conflict.words[0]} (bank {conflict.bank}) is updated by "
+                    f"{serial.lanes} lanes ({one}), {SERIAL_NOTE}")
+        groups = format_list(
+            ["(" + format_list([str(x) for x in ls]) + ")" for ls in conflict.lanes])
+        return (f"bank {conflict.bank} serves {n} distinct {unit_n} ({words}) to "
+                f"{serial.lanes} lanes {groups}, {SERIAL_NOTE}")
     return f"bank {conflict.bank} serves {n} distinct {unit_n} ({words}) for lanes {lanes}"
+
+
+#: Why a serialized atomic costs one pass per lane (docs/bank-model.md, 32-bit atomics).
+SERIAL_NOTE = "one lane per pass: this atomic does not combine lanes on one word"
 
 
 def _launch_for(ctx: FileContext, result: AccessResult) -> Launch | None:
@@ -225,16 +241,31 @@ def proved_fix(ctx: FileContext, result: AccessResult) -> Fix | None:
     return planner.fix_for(result)
 
 
-def conflict_message(template: str, ctx: FileContext, result: AccessResult) -> str:
-    """Fill a conflict message template; add the bank mode where it is not the usual 4."""
+def conflict_message(
+    template: str, ctx: FileContext, result: AccessResult,
+    serialized: tuple[str, str] | None = None,
+) -> str:
+    """Fill a conflict message template; add the bank mode where it is not the usual 4.
+
+    ``serialized``: the templates for an atomic whose lanes share a word (one address;
+    several words of one bank), used instead of ``template`` where that is the cost.
+    """
     assert result.wavefronts is not None and result.ideal_wavefronts is not None
     ways = result.ways if result.ways is not None else float(result.wavefronts)
+    serial = serialization(result) if serialized is not None else None
+    if serial is not None:
+        assert serialized is not None
+        template = serialized[0] if serial.words == 1 else serialized[1]
     message = template.format(
         ways=format_number(ways),
         kind=kind_phrase(result),
+        op=result.access.atomic_op or "atomic",
         array=ctx.array_name(result.access.array),
         wavefronts=result.wavefronts,
         ideal=result.ideal_wavefronts,
+        lanes=serial.lanes if serial is not None else 0,
+        words=serial.words if serial is not None else 0,
+        bank=serial.bank if serial is not None else 0,
     )
     if result.bank_mode == 8:
         message += BANK_MODE_8_SUFFIX

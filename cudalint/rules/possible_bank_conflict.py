@@ -56,6 +56,16 @@ MESSAGE = (
     "possible {ways}-way bank conflict on {kind} of '{array}' "
     "({wavefronts} wavefronts, ideal {ideal})"
 )
+#: An atomic that serves its lanes one at a time, where lanes share one address (see
+#: CL001's SERIALIZED).
+SERIALIZED = (
+    "possible serialization of {lanes} lanes on one address in {op} on '{array}' "
+    "({wavefronts} wavefronts, ideal {ideal})"
+)
+SERIALIZED_BANK = (
+    "possible {ways}-way serialized {op} on '{array}': {lanes} lanes on {words} words of "
+    "bank {bank} ({wavefronts} wavefronts, ideal {ideal})"
+)
 #: Appended with the model's condition: ``when stride % 32 == 0`` reads on after a space,
 #: other causes after a colon.
 CONDITION = " {reason}"
@@ -65,7 +75,7 @@ CAUSE = ": {reason}"
 def check(ctx: FileContext) -> Iterator[Diagnostic]:
     for result in ctx.results:
         if result.status == "worst-case" and result.has_conflict:
-            message = conflict_message(MESSAGE, ctx, result)
+            message = conflict_message(MESSAGE, ctx, result, (SERIALIZED, SERIALIZED_BANK))
             if result.reason:
                 starts_clause = result.reason.startswith(("when ", "for ", "if "))
                 message += (CONDITION if starts_clause else CAUSE).format(reason=result.reason)

@@ -64,12 +64,22 @@ from cudalint.rules.base import (
 )
 
 MESSAGE = "{ways}-way bank conflict on {kind} of '{array}' ({wavefronts} wavefronts, ideal {ideal})"
+#: An atomic that serves its lanes one at a time, where lanes share one address (words
+#: of one bank): the cost is serialization, measured on sm_90 (docs/bank-model.md).
+SERIALIZED = (
+    "{lanes} lanes serialize on one address in {op} on '{array}' "
+    "({wavefronts} wavefronts, ideal {ideal})"
+)
+SERIALIZED_BANK = (
+    "{ways}-way serialized {op} on '{array}': {lanes} lanes on {words} words of bank {bank} "
+    "({wavefronts} wavefronts, ideal {ideal})"
+)
 
 
 def check(ctx: FileContext) -> Iterator[Diagnostic]:
     for result in ctx.results:
         if result.status == "proved" and result.has_conflict:
-            message = conflict_message(MESSAGE, ctx, result)
+            message = conflict_message(MESSAGE, ctx, result, (SERIALIZED, SERIALIZED_BANK))
             diagnostic = access_diagnostic(RULE, ctx, result, message)
             yield replace(diagnostic, fix=proved_fix(ctx, result))
 

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Score cudalint per CUDA line against the real-world H100 measurements.
+
+    python3 bench/accuracy/realworld/score.py --repos DIR [--cudalint CMD] [--json OUT]
+
+DIR holds a checkout of each repository of programs.json at its pinned commit
+(named NAME or OWNER+NAME). cudalint runs the way a user runs it: at the
+repository's root, `cudalint --format json --show-all --isolated [-I ...] .`
+with the `-I` the repository needs (programs.json, `cudalint_args`).
+
+The unit scored is a CUDA line executed by one kernel (all its launches: every
+block size and argument list the programs really run, template instantiations
+together): the hardware's verdict is its worst launch. A line is *conflicted*
+when its shared-memory wavefronts are at least 1.1x the ideal (summed over the
+line's SASS instructions), *clean* when at most 1.05x; lines in between are not
+scored. Where every shared SASS instruction of the line has the same integral
+wavefronts and ideal per executed warp-instruction, the line also has an exact
+per-warp cost, compared with cudalint's worst record on the line.
+
+cudalint's records on a line are those of the same kernel (by name); a line of
+a `__device__` helper that cudalint analyses as its own unit takes the records
+of that line whatever their kernel. Its verdict: *conflicted* if any record has
+more wavefronts than ideal, *unknown* if a record is unknown and none is
+conflicted, *clean* otherwise, *missing* without any record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_ROWS = HERE / "results" / "sm90_h100.jsonl"
+CONFLICTED, CLEAN = 1.1, 1.05
+
+
+def kernel_base(demangled: str) -> str:
+    """`void ns::k<128, 8>(float *, int)` -> `k`."""
+    s = demangled.strip()
+    depth, cut = 0, len(s)
+    for i, ch in enumerate(s):  # drop the parameter list: the first '(' outside <>
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            cut = i
+            break
+    s = s[:cut]
+    s = re.sub(r"<.*>$", "", s).strip()
+    return s.split()[-1].split("::")[-1] if s else s
+
+
+def load_rows(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()]
+
+
+def measured_lines(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, int, str], dict[str, Any]]:
+    """(repo, file, line, kernel) -> the worst launch's totals and per-op costs."""
+    per_launch: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        k = (r["repo"], r["file"], r["line"], kernel_base(r["kernel"]), r["program"],
+             tuple(r["args"]), r["launch"])
+        per_launch[k].append(r)
+    out: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+    for k, ops in per_launch.items():
+        w = sum(o["wavefronts"] for o in ops)
+        i = sum(o["ideal"] for o in ops)
+        if i <= 0:
+            continue
+        per = {(o["wavefronts"] / o["instructions"], o["ideal"] / o["instructions"])
+               for o in ops if o["instructions"] > 0 and o["ideal"] > 0}
+        exact = None
+        if len(per) == 1:
+            wf, idl = next(iter(per))
+            if wf == int(wf) and idl == int(idl):
+                exact = (int(wf), int(idl))
+        cand = {"ratio": w / i, "wavefronts": w, "ideal": i, "exact": exact,
+                "block": ops[0]["block"], "kernel": ops[0]["kernel"], "program": ops[0]["program"],
+                "args": ops[0]["args"], "ops": sorted({o["op"] for o in ops})}
+        key = k[:4]
+        prev = out.get(key)
+        if prev is None or cand["ratio"] > prev["ratio"]:
+            if prev is not None:
+                cand["launches"] = prev.get("launches", 1) + 1
+            out[key] = cand
+        else:
+            prev["launches"] = prev.get("launches", 1) + 1
+    return out
+
+
+def verdict_measured(ratio: float) -> str:
+    return "conflicted" if ratio >= CONFLICTED else "clean" if ratio <= CLEAN else "marginal"
+
+
+def run_cudalint(cmd: list[str], root: Path, extra: list[str]) -> dict[str, Any]:
+    full = [*cmd, "--format", "json", "--show-all", "--isolated", "--max-unknown", "100", *extra, "."]
+    p = subprocess.run(full, cwd=root, capture_output=True, text=True)
+    try:
+        doc: dict[str, Any] = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        sys.exit(f"score: {shlex.join(full)} in {root}: rc {p.returncode}: {p.stderr[-2000:]}")
+    return doc
+
+
+def predict(records: list[dict[str, Any]]) -> dict[str, Any]:
+    if not records:
+        return {"verdict": "missing"}
+    conflicted = [r for r in records if r.get("wavefronts") is not None
+                  and r.get("ideal_wavefronts") is not None and r["wavefronts"] > r["ideal_wavefronts"]]
+    known = [r for r in records if r.get("wavefronts") is not None and r.get("ideal_wavefronts") is not None]
+    worst = max(known, key=lambda r: (r["wavefronts"], -r["ideal_wavefronts"]), default=None)
+    v = ("conflicted" if conflicted else
+         "unknown" if any(r.get("status") == "unknown" for r in records) else "clean")
+    return {"verdict": v,
+            "exact": (worst["wavefronts"], worst["ideal_wavefronts"]) if worst else None,
+            "status": sorted({r.get("status", "?") for r in records}),
+            "reasons": sorted({r["reason"] for r in records if r.get("reason")})[:3],
+            "block": worst.get("block_dim") if worst else None}
+
+
+def score(measured: dict[tuple[str, str, int, str], dict[str, Any]],
+          accesses: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Compare; `accesses` maps a repository to cudalint's access records (file relative to its root)."""
+    by_line: dict[tuple[str, str, int], list[dict[str, Any]]] = defaultdict(list)
+    for repo, recs in accesses.items():
+        for r in recs:
+            by_line[(repo, r["file"], r["line"])].append(r)
+    lines = []
+    for (repo, file, line, kern), m in sorted(measured.items()):
+        mv = verdict_measured(m["ratio"])
+        recs = by_line.get((repo, file, line), [])
+        mine = [r for r in recs if r.get("kernel") == kern]
+        if not mine:  # a helper analysed as its own unit
+            mine = [r for r in recs]
+        p = predict(mine)
+        outcome = {
+            ("conflicted", "conflicted"): "found", ("conflicted", "clean"): "missed",
+            ("clean", "conflicted"): "false-alarm", ("clean", "clean"): "correct",
+        }.get((mv, p["verdict"]), p["verdict"] if p["verdict"] in ("unknown", "missing") else "not-scored")
+        if mv == "marginal":
+            outcome = "not-scored"
+        exact_ok = None
+        if m["exact"] is not None and p.get("exact") is not None and outcome != "not-scored":
+            exact_ok = tuple(p["exact"]) == tuple(m["exact"])
+        lines.append({"repo": repo, "file": file, "line": line, "kernel": kern,
+                      "measured": mv, "ratio": round(m["ratio"], 3), "measured_exact": m["exact"],
+                      "block": m["block"], "ops": m["ops"], "predicted": p["verdict"],
+                      "predicted_exact": p.get("exact"), "status": p.get("status"),
+                      "reasons": p.get("reasons"),
+                      "outcome": outcome, "exact_ok": exact_ok})
+    return {"lines": lines, "summary": summarize(lines)}
+
+
+def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    scored = [ln for ln in lines if ln["outcome"] != "not-scored"]
+    c = defaultdict(int)
+    for ln in scored:
+        c[ln["outcome"]] += 1
+    conflicted = [ln for ln in scored if ln["measured"] == "conflicted"]
+    ex = [ln for ln in scored if ln["exact_ok"] is not None]
+    return {
+        "lines": len(scored), "conflicted_lines": len(conflicted),
+        "found": c["found"], "missed": c["missed"], "false_alarms": c["false-alarm"],
+        "correct_clean": c["correct"], "unknown": c["unknown"], "missing": c["missing"],
+        "conflicted_unknown_or_missing": sum(1 for ln in conflicted if ln["outcome"] in ("unknown", "missing")),
+        "exact": sum(1 for ln in ex if ln["exact_ok"]), "exact_of": len(ex),
+        "not_scored": len(lines) - len(scored),
+    }
+
+
+def find_checkout(base: Path, repo: str) -> Path:
+    owner, name = repo.split("/")
+    for cand in (base / f"{owner}+{name}", base / name):
+        if cand.is_dir():
+            return cand
+    sys.exit(f"score: no checkout of {repo} under {base}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repos", type=Path, required=True)
+    ap.add_argument("--rows", type=Path, default=DEFAULT_ROWS)
+    ap.add_argument("--manifest", type=Path, default=HERE / "programs.json")
+    ap.add_argument("--cudalint", default="cudalint", help="command (split like a shell)")
+    ap.add_argument("--json", type=Path, help="write every scored line and the summary here")
+    ap.add_argument("--show", default="", help="print lines with these outcomes (comma list)")
+    a = ap.parse_args()
+    man = json.loads(a.manifest.read_text())
+    measured = measured_lines(load_rows(a.rows))
+    accesses: dict[str, list[dict[str, Any]]] = {}
+    times: dict[str, float] = {}
+    for repo, info in man["repos"].items():
+        if not any(k[0] == repo for k in measured):
+            continue
+        t0 = time.monotonic()
+        doc = run_cudalint(shlex.split(a.cudalint), find_checkout(a.repos, repo), info["cudalint_args"])
+        times[repo] = round(time.monotonic() - t0, 1)
+        accesses[repo] = doc.get("accesses", [])
+    res = score(measured, accesses)
+    res["cudalint_seconds"] = times
+    s = res["summary"]
+    print(json.dumps(s))
+    show = {x for x in a.show.split(",") if x}
+    for ln in res["lines"]:
+        if ln["outcome"] in show:
+            print(f"{ln['outcome']:12} {ln['repo']}:{ln['file']}:{ln['line']} {ln['kernel']} "
+                  f"measured {ln['measured']} x{ln['ratio']} {ln['measured_exact']} block {ln['block']} "
+                  f"{','.join(ln['ops'])}; cudalint {ln['predicted']} {ln['predicted_exact']} {ln['status']} "
+                  f"{(ln.get('reasons') or [''])[0][:160]}")
+    if a.json:
+        a.json.write_text(json.dumps(res, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
