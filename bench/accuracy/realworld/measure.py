@@ -97,6 +97,52 @@ def build(prog: dict[str, Any], src_root: Path, bin_dir: Path, nvcc: str, log: l
     return exe, ""
 
 
+INSTR_RE = re.compile(r"/\*([0-9a-fA-F]{4,})\*/\s+\S")
+FRAME_RE = re.compile(r'//## File "([^"]+)", line (\d+)(?: inlined at "([^"]+)", line (\d+))?')
+
+
+def parse_inline_chains(text: str) -> dict[str, dict[int, list[tuple[str, int]]]]:
+    """`nvdisasm -gi` -> function (mangled) -> instruction offset -> frames, innermost first."""
+    out: dict[str, dict[int, list[tuple[str, int]]]] = {}
+    func: dict[int, list[tuple[str, int]]] | None = None
+    chain: list[tuple[str, int]] = []
+    fresh = True
+    for line in text.splitlines():
+        st = line.strip()
+        if st.startswith(".text.") and st.endswith(":"):
+            func = out.setdefault(st[len(".text."):-1], {})
+            chain, fresh = [], True
+            continue
+        m = FRAME_RE.search(st)
+        if m:
+            if fresh:
+                chain, fresh = [], False
+            if not chain:
+                chain.append((m.group(1), int(m.group(2))))
+            if m.group(3):
+                chain.append((m.group(3), int(m.group(4))))
+            continue
+        m = INSTR_RE.search(st)
+        if m and func is not None:
+            func[int(m.group(1), 16)] = list(chain)
+            fresh = True
+    return out
+
+
+def inline_chains(exe: Path, tools: dict[str, str], log: list[dict[str, Any]]) -> dict[str, dict[int, list[tuple[str, int]]]]:
+    d = Path(str(exe) + ".cubins")
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir()
+    sh([tools["cuobjdump"], "-xelf", "all", str(exe)], d, 120, log)
+    out: dict[str, dict[int, list[tuple[str, int]]]] = {}
+    for cubin in sorted(d.glob("*.cubin")):
+        p = sh([tools["nvdisasm"], "-gi", str(cubin)], None, 300, log)
+        for k, v in parse_inline_chains(p.stdout).items():
+            out.setdefault(k, {}).update(v)
+    return out
+
+
 def parse_raw(text: str) -> list[dict[str, Any]]:
     """`ncu -i R --page raw --csv`: one row per profiled launch (after a units row)."""
     rows = [r for r in csv.reader(io.StringIO(text)) if r and not r[0].startswith("==")]
@@ -129,7 +175,8 @@ def num(s: str | None) -> float:
 
 
 def measure_run(prog: dict[str, Any], args: list[str], exe: Path, src_root: Path, raw_dir: Path,
-                ncu: str, log: list[dict[str, Any]], timeout: float) -> tuple[list[dict[str, Any]], list[str]]:
+                ncu: str, log: list[dict[str, Any]], timeout: float,
+                chains: dict[str, dict[int, list[tuple[str, int]]]]) -> tuple[list[dict[str, Any]], list[str]]:
     errors: list[str] = []
     name = slug(prog, args)
     rep = Path("/tmp/cudalint-realworld-rep") / name
@@ -155,6 +202,9 @@ def measure_run(prog: dict[str, Any], args: list[str], exe: Path, src_root: Path
             "launch__grid_dim_x,launch__grid_dim_y,launch__grid_dim_z"], None, 300, log)
     launches = parse_raw(q.stdout)
     (raw_dir / f"{name}.raw.csv").write_text(q.stdout)
+    qm = sh([ncu, "-i", str(repfile), "--page", "raw", "--csv", "--print-kernel-base", "mangled",
+             "--metrics", "launch__block_dim_x"], None, 300, log)
+    mangled = [d.get("Kernel Name", "") for d in parse_raw(qm.stdout)]
     rows: list[dict[str, Any]] = []
     prefix = str(src_root / prog["repo"].replace("/", "+")) + "/"
 
@@ -170,7 +220,15 @@ def measure_run(prog: dict[str, Any], args: list[str], exe: Path, src_root: Path
         if i < 3:
             (raw_dir / f"{name}.{i}.source.csv").write_text(text)
         srep = parse_source_csv(text)
-        agg: dict[tuple[str, int, str], list[float]] = {}
+        agg: dict[tuple[str, int, str, str], list[float]] = {}
+        func = chains.get(mangled[i] if i < len(mangled) else "", {})
+        addrs = []
+        for r in srep.sass_rows:
+            try:
+                addrs.append(int(r.cells.get("Address", "").strip(), 16))
+            except ValueError:
+                pass
+        base = min(addrs) if addrs else 0
         for blk in set(r.block for r in srep.sass_rows):
             cols = source_columns(srep.headers.get(blk, []))
             for r in srep.sass_rows:
@@ -185,13 +243,28 @@ def measure_run(prog: dict[str, Any], args: list[str], exe: Path, src_root: Path
                 ex_ = num(r.cells.get(cols["executions"] or ""))
                 if wf <= 0 and not op.startswith(SHARED_OPS):
                     continue
-                f = r.file[len(prefix):] if r.file.startswith(prefix) else r.file
-                a = agg.setdefault((f, r.line, op), [0.0, 0.0, 0.0])
+                f, line, via = os.path.normpath(r.file), r.line, ""
+                if not f.startswith(prefix):
+                    # inlined from a toolkit header (atomicAdd, wmma, cuda::memcpy_async):
+                    # the cost belongs to the innermost frame in the repository
+                    try:
+                        off = int(r.cells.get("Address", "").strip(), 16) - base
+                    except ValueError:
+                        off = -1
+                    for cf, cl in func.get(off, [])[1:]:
+                        cf = os.path.normpath(cf)
+                        if cf.startswith(prefix):
+                            via = f"{Path(f).name}:{line}"
+                            f, line = cf, cl
+                            break
+                f = f[len(prefix):] if f.startswith(prefix) else f
+                a = agg.setdefault((f, line, op, via), [0.0, 0.0, 0.0])
                 a[0] += ex_
                 a[1] += wf
                 a[2] += ideal
-        for (f, line, op), (ex_, wf, ideal) in sorted(agg.items()):
-            rows.append({
+        for (f, line, op, via), (ex_, wf, ideal) in sorted(agg.items()):
+            extra = {"via": via} if via else {}
+            rows.append({**extra,
                 "repo": prog["repo"], "program": prog["id"], "args": args,
                 "kernel": launch.get("Kernel Name", ""), "launch": i,
                 "block": dims(launch, "launch__block_dim"), "grid": dims(launch, "launch__grid_dim"),
@@ -254,11 +327,15 @@ def main() -> int:
             status[key] = {"skipped": "budget"}
             return
         t1 = time.monotonic()
-        r, errs = measure_run(p, args, exe, a.src, raw, ncu, log, a.run_timeout)
+        r, errs = measure_run(p, args, exe, a.src, raw, ncu, log, a.run_timeout, chains[p["id"]])
         rows.extend(r)
         status[key] = {"rows": len(r), "errors": errs, "s": round(time.monotonic() - t1, 1)}
         print(f"[{key}] {len(r)} rows {time.monotonic() - t1:.0f}s {errs[:1]}", flush=True)
 
+    tools = {"cuobjdump": find_tool("cuobjdump"), "nvdisasm": find_tool("nvdisasm")}
+    with concurrent.futures.ThreadPoolExecutor(8) as ex:
+        exes = {p["id"]: exe for p, _, exe in jobs}
+        chains = dict(zip(exes, ex.map(lambda e: inline_chains(e, tools, log), exes.values())))
     # ncu serialises the profiled kernels of concurrent processes; the programs'
     # own host work (references, validation) overlaps
     with concurrent.futures.ThreadPoolExecutor(a.parallel) as ex:
