@@ -59,6 +59,53 @@ def kernel_base(demangled: str) -> str:
     return s.split()[-1].split("::")[-1] if s else s
 
 
+def template_args(demangled: str) -> list[str] | None:
+    """`void k<int, (unsigned int)256, true>(int *)` -> ['int', '256', 'true']."""
+    s = demangled.strip()
+    depth, start, end = 0, -1, -1
+    for i, ch in enumerate(s):
+        if ch == "<":
+            if depth == 0 and start < 0:
+                start = i
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+            if depth == 0 and start >= 0:
+                end = i
+                break
+        elif ch == "(" and depth == 0:
+            break
+    if start < 0 or end < 0:
+        return None
+    parts, depth, cur = [], 0, ""
+    for ch in s[start + 1:end]:
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [norm_targ(p) for p in parts]
+
+
+def norm_targ(v: str) -> str:
+    v = re.sub(r"^\((?:unsigned |signed )?\w+\)", "", v.strip())  # (unsigned int)256
+    v = re.sub(r"(?<=\d)[uUlL]+$", "", v)
+    return v.replace(" ", "")
+
+
+def instantiation_matches(inst: str | None, targs: list[str] | None) -> bool:
+    """cudalint's `T=int, blockSize=256` against the measured kernel's template arguments."""
+    if not inst or targs is None:
+        return False
+    vals = [norm_targ(kv.split("=", 1)[1]) for kv in inst.split(", ") if "=" in kv]
+    return vals == targs[:len(vals)] and len(vals) == len(targs)
+
+
 def load_rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()]
 
@@ -84,6 +131,7 @@ def measured_lines(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, int, 
             if wf == int(wf) and idl == int(idl):
                 exact = (int(wf), int(idl))
         cand = {"ratio": w / i, "wavefronts": w, "ideal": i, "exact": exact,
+                "targs": template_args(ops[0]["kernel"]),
                 "block": ops[0]["block"], "kernel": ops[0]["kernel"], "program": ops[0]["program"],
                 "args": ops[0]["args"], "ops": sorted({o["op"] for o in ops})}
         key = k[:4]
@@ -109,6 +157,16 @@ def run_cudalint(cmd: list[str], root: Path, extra: list[str]) -> dict[str, Any]
     except json.JSONDecodeError:
         sys.exit(f"score: {shlex.join(full)} in {root}: rc {p.returncode}: {p.stderr[-2000:]}")
     return doc
+
+
+def replay_ir(ir_dir: Path, repo: str) -> dict[str, Any]:
+    """cudalint's JSON document for `repo`, from its committed IR (see snapshot.py)."""
+    import gzip
+
+    from cudalint import irjson
+
+    path = ir_dir / (repo.replace("/", "+") + ".json.gz")
+    return irjson.check_ir(gzip.decompress(path.read_bytes()).decode(), show_all=True)
 
 
 def predict(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -141,6 +199,9 @@ def score(measured: dict[tuple[str, str, int, str], dict[str, Any]],
         mine = [r for r in recs if r.get("kernel") == kern]
         if not mine:  # a helper analysed as its own unit
             mine = [r for r in recs]
+        same = [r for r in mine if instantiation_matches(r.get("instantiation"), m["targs"])]
+        if same:  # the instantiation the hardware ran
+            mine = same
         p = predict(mine)
         outcome = {
             ("conflicted", "conflicted"): "found", ("conflicted", "clean"): "missed",
@@ -177,6 +238,70 @@ def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def score_cuxray(measured: dict[tuple[str, str, int, str], dict[str, Any]],
+                 cux: list[dict[str, Any]]) -> dict[str, Any]:
+    """The same lines scored for cuxray's verdicts (cuxray_score.py's output, which
+    ran cuxray with each measured launch's block shape)."""
+    by_unit: dict[tuple[str, str, int, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in cux:
+        by_unit[(r["repo"], r["file"], r["line"], kernel_base(r["kernel"]))].append(r)
+    lines = []
+    for key, m in sorted(measured.items()):
+        mv = verdict_measured(m["ratio"])
+        rs = by_unit.get(key, [])
+        vs = {r["verdict"] for r in rs}
+        v = ("conflicted" if "conflicted" in vs else "unknown" if "unknown" in vs or "error" in vs
+             else "clean" if "clean" in vs else "missing")
+        outcome = {
+            ("conflicted", "conflicted"): "found", ("conflicted", "clean"): "missed",
+            ("clean", "conflicted"): "false-alarm", ("clean", "clean"): "correct",
+        }.get((mv, v), v if v in ("unknown", "missing") else "not-scored")
+        if mv == "marginal":
+            outcome = "not-scored"
+        same = [r for r in rs if r.get("block") == m["block"] and r.get("wavefronts") is not None]
+        exact_ok = None
+        if m["exact"] is not None and same and outcome != "not-scored":
+            exact_ok = (same[0]["wavefronts"], same[0]["ideal"]) == tuple(m["exact"])
+        lines.append({"repo": key[0], "file": key[1], "line": key[2], "kernel": key[3],
+                      "measured": mv, "predicted": v, "outcome": outcome, "exact_ok": exact_ok})
+    return {"lines": lines, "summary": summarize(lines)}
+
+
+RANK = {"found": 2, "correct": 2, "unknown": 1, "missing": 1, "missed": 0, "false-alarm": 0}
+
+
+def line_key(ln: dict[str, Any]) -> str:
+    return f"{ln['repo']}|{ln['file']}|{ln['line']}|{ln['kernel']}"
+
+
+def expected_document(res: dict[str, Any]) -> dict[str, Any]:
+    """What results/expected.json keeps: per scored line its outcome and exactness."""
+    return {"summary": res["summary"],
+            "lines": {line_key(ln): {"outcome": ln["outcome"], "exact_ok": ln["exact_ok"]}
+                      for ln in res["lines"] if ln["outcome"] != "not-scored"}}
+
+
+def regressions(res: dict[str, Any], expected: dict[str, Any]) -> list[str]:
+    """Lines scored worse than the committed expectation (and measured lines it lacks)."""
+    out = []
+    now = {line_key(ln): ln for ln in res["lines"] if ln["outcome"] != "not-scored"}
+    for key, exp in sorted(expected["lines"].items()):
+        ln = now.get(key)
+        if ln is None:
+            out.append(f"{key}: expected {exp['outcome']}, now not scored")
+            continue
+        if RANK[ln["outcome"]] < RANK[exp["outcome"]]:
+            out.append(f"{key}: {exp['outcome']} -> {ln['outcome']} (measured {ln['measured']} "
+                       f"x{ln['ratio']}, cudalint {ln['predicted']} {ln['predicted_exact']} "
+                       f"{(ln.get('reasons') or [''])[0][:120]})")
+        elif exp["exact_ok"] and not ln["exact_ok"]:
+            out.append(f"{key}: exact per-warp cost lost: measured {ln['measured_exact']}, "
+                       f"cudalint {ln['predicted_exact']}")
+    for key in sorted(set(now) - set(expected["lines"])):
+        out.append(f"{key}: measured line missing from the expectation (regenerate it)")
+    return out
+
+
 def find_checkout(base: Path, repo: str) -> Path:
     owner, name = repo.split("/")
     for cand in (base / f"{owner}+{name}", base / name):
@@ -187,11 +312,16 @@ def find_checkout(base: Path, repo: str) -> Path:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repos", type=Path, required=True)
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--repos", type=Path, help="checkouts: run cudalint as a user does")
+    src.add_argument("--ir", type=Path, help="replay the committed IR (results/ir) instead")
     ap.add_argument("--rows", type=Path, default=DEFAULT_ROWS)
     ap.add_argument("--manifest", type=Path, default=HERE / "programs.json")
     ap.add_argument("--cudalint", default="cudalint", help="command (split like a shell)")
     ap.add_argument("--json", type=Path, help="write every scored line and the summary here")
+    ap.add_argument("--cuxray", type=Path, help="also score cuxray_score.py's verdicts (JSON lines)")
+    ap.add_argument("--write-expected", type=Path, help="write the per-line expectation CI checks")
+    ap.add_argument("--check-expected", type=Path, help="exit 1 on lines scored worse than this")
     ap.add_argument("--show", default="", help="print lines with these outcomes (comma list)")
     a = ap.parse_args()
     man = json.loads(a.manifest.read_text())
@@ -202,13 +332,20 @@ def main() -> int:
         if not any(k[0] == repo for k in measured):
             continue
         t0 = time.monotonic()
-        doc = run_cudalint(shlex.split(a.cudalint), find_checkout(a.repos, repo), info["cudalint_args"])
+        if a.ir:
+            doc = replay_ir(a.ir, repo)
+        else:
+            doc = run_cudalint(shlex.split(a.cudalint), find_checkout(a.repos, repo), info["cudalint_args"])
         times[repo] = round(time.monotonic() - t0, 1)
         accesses[repo] = doc.get("accesses", [])
     res = score(measured, accesses)
     res["cudalint_seconds"] = times
     s = res["summary"]
     print(json.dumps(s))
+    if a.cuxray:
+        cux = score_cuxray(measured, load_rows(a.cuxray))
+        res["cuxray"] = cux["summary"]
+        print("cuxray", json.dumps(cux["summary"]))
     show = {x for x in a.show.split(",") if x}
     for ln in res["lines"]:
         if ln["outcome"] in show:
@@ -218,6 +355,13 @@ def main() -> int:
                   f"{(ln.get('reasons') or [''])[0][:160]}")
     if a.json:
         a.json.write_text(json.dumps(res, indent=1) + "\n")
+    if a.write_expected:
+        a.write_expected.write_text(json.dumps(expected_document(res), indent=1, sort_keys=True) + "\n")
+    if a.check_expected:
+        bad = regressions(res, json.loads(a.check_expected.read_text()))
+        for b in bad:
+            print("REGRESSION", b)
+        return 1 if bad else 0
     return 0
 
 
