@@ -9,18 +9,35 @@ Nothing here prints.
 
 from __future__ import annotations
 
-import errno
+import contextlib
 import fnmatch
 import multiprocessing
 import os
+import re
+import shutil
 import stat
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
-from cudalint.budget import NOT_ANALYZED, Budget, BudgetExceeded, format_seconds, run_bounded
+from cudalint.budget import (
+    NOT_ANALYZED,
+    Budget,
+    BudgetExceeded,
+    abandoned_threads,
+    cap_worker,
+    cpu_capped,
+    format_seconds,
+    read_regular,
+    run_bounded,
+    worker_cpu_cap,
+    worker_memory_cap,
+)
 from cudalint.diagnostics import Diagnostic
 from cudalint.frontend import FrontendError, parse_file
 from cudalint.ir import TranslationUnit
@@ -99,15 +116,8 @@ def diagnostic_sort_key(d: Diagnostic) -> tuple[str, int, int, str, int, int, in
 
 def _read(path: str) -> bytes:
     """The file's bytes; only a regular file is read (a FIFO would block forever, a
-    device such as /dev/zero never end)."""
-    # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting.
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-            raise OSError(errno.EINVAL, what)
-        return f.read()
+    device such as /dev/zero never end): :func:`cudalint.budget.read_regular`."""
+    return read_regular(path)
 
 
 def check_file(
@@ -158,10 +168,121 @@ def _timeout_error(seconds: float | None, missed: tuple[int, int] | None) -> str
     )
 
 
+#: ``#include``, ``#include_next``, ``#import`` and ``#embed`` of a quoted or bracketed name.
+_INCLUDE_RE = re.compile(
+    rb'^[ \t]*#[ \t]*(?:include_next|include|import|embed)[ \t]*([<"])([^>"\r\n]+)[>"]',
+    re.MULTILINE,
+)
+#: clang options whose next argument (or joined value) is a file that clang reads.
+_FILE_FLAGS = ("-include", "--include", "-imacros", "--imacros", "-include-pch")
+#: clang options that add a directory to the include search.
+_DIR_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter", "--include-directory")
+#: At most this many project files are scanned for the includes of one file.
+_MAX_SCANNED = 4000
+
+
+def _special_file(path: str) -> str | None:
+    """What ``path`` is when it exists and is neither a regular file nor a directory
+    (a FIFO, a device, a socket), following symbolic links; None otherwise."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device")
+
+
+def _clang_inputs(options: Options) -> tuple[list[str], list[str]]:
+    """The files (``-include``, ``@file``) and include directories that ``options``'
+    clang arguments name."""
+    files: list[str] = []
+    dirs = list(options.include_dirs)
+    args = list(options.extra_args)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if arg.startswith("@") and len(arg) > 1:
+            files.append(arg[1:])
+        for flags, out in ((_FILE_FLAGS, files), (_DIR_FLAGS, dirs)):
+            for flag in flags:
+                if arg == flag and nxt is not None:
+                    out.append(nxt)
+                    i += 1
+                elif arg.startswith(flag + "=") or (arg.startswith(flag) and arg != flag
+                                                    and flag in ("-I", "-isystem", "-iquote")):
+                    out.append(arg[len(flag):].removeprefix("="))
+        i += 1
+    return files, dirs
+
+
+def _unreadable_input(path: str, source: bytes, options: Options,
+                      headers: Mapping[str, bytes] | None = None) -> str | None:
+    """An error when clang would read a device, FIFO or socket for this file: one named
+    by ``-include``/``@file`` in its arguments, or by an ``#include`` of the file or of
+    a project header it includes (followed as clang would, through the file's own
+    directory and the include directories; names built by macros are not followed).
+
+    clang reads whatever such a name gives until it ends: ``/dev/zero`` never does, a
+    FIFO blocks, ``/dev/stdin`` in the language server is its protocol stream. The scan
+    is cheap (a regular expression over the project's headers, each once); the memory
+    and CPU caps of the worker processes bound what it cannot see.
+    """
+    files, dirs = _clang_inputs(options)
+    for name in files:
+        kind = _special_file(name)
+        if kind is not None:
+            return f"refusing to let clang read {name}: {kind}, not a regular file"
+    todo: list[tuple[str, bytes]] = [(path, source)]
+    seen = {_abs(path)}
+    while todo and len(seen) < _MAX_SCANNED:
+        current, text = todo.pop()
+        if b"include" not in text and b"import" not in text and b"embed" not in text:
+            continue
+        here = os.path.dirname(current) or "."
+        for m in _INCLUDE_RE.finditer(text):
+            try:
+                name = m.group(2).decode("utf-8").strip()
+            except UnicodeDecodeError:
+                continue
+            if os.path.isabs(name):
+                candidates = [name]
+            else:
+                candidates = ([os.path.join(here, name)] if m.group(1) == b'"' else [])
+                candidates += [os.path.join(d, name) for d in dirs]
+            for candidate in candidates:
+                kind = _special_file(candidate)
+                if kind is not None:
+                    return (f"refusing to let clang read {candidate} (#include "
+                            f"{m.group(1).decode()}{name}{'>' if m.group(1) == b'<' else chr(34)} "
+                            f"in {current}): {kind}, not a regular file")
+                key = _abs(candidate)
+                if key in seen or not os.path.isfile(candidate):
+                    continue
+                seen.add(key)
+                if headers is not None and candidate in headers:
+                    todo.append((candidate, headers[candidate]))
+                    continue
+                with contextlib.suppress(OSError):
+                    todo.append((candidate, read_regular(candidate)))
+                break  # the first one found is the one clang includes
+    return None
+
+
 def _looks_binary(source: bytes) -> bool:
     """A NUL byte in the first 8 KiB: an object file or image, not source (as git and
     grep decide). clang would read it as a stream of errors."""
     return b"\0" in source[:8192]
+
+
+def _utf8_name(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_file(
@@ -186,6 +307,15 @@ def _check_file(
             return report
         if _looks_binary(report.source):
             report.error = "not a source file (it contains NUL bytes)"
+            return report
+        if not _utf8_name(path):
+            # libclang takes file names as UTF-8 only (this one is held as surrogate
+            # escapes): an error for this file, not an internal error
+            report.error = "cannot analyze a file whose name is not UTF-8 (rename it)"
+            return report
+        refused = _unreadable_input(path, report.source, options, headers)
+        if refused is not None:
+            report.error = refused
             return report
         try:
             unit = (parse_file(path, options, contents=report.source, headers=headers)
@@ -405,7 +535,52 @@ class FileTask:
 def _run_task(task: FileTask) -> FileReport:
     if task.error is not None:
         return FileReport(path=task.path, error=task.error)
-    return check_file(task.path, task.options, task.contents, selection=task.selection)
+    with _clang_stderr() as said:
+        report = check_file(task.path, task.options, task.contents, selection=task.selection)
+    text = said()
+    if text:
+        # libclang's crash recovery writes a multi-KB dump (its whole command line and
+        # the unsaved file) straight to file descriptor 2: one short line instead.
+        first = text.strip().splitlines()[0][:CLANG_STDERR_CHARS] if text.strip() else ""
+        if "crash detected" in text and report.error is not None:
+            report.error += " (libclang crashed on it; its crash dump is left out)"
+        elif first:
+            sys.stderr.write(f"cudalint: {task.path}: libclang said: {first}\n")
+    return report
+
+
+#: The most characters of what libclang writes to stderr that are passed on.
+CLANG_STDERR_CHARS = 200
+
+
+@contextlib.contextmanager
+def _clang_stderr() -> Iterator[Callable[[], str]]:
+    """Capture what native code writes to file descriptor 2 while the block runs
+    (best effort: without a temporary file or descriptor 2, nothing is captured)."""
+    captured: list[str] = []
+    try:
+        sink = tempfile.TemporaryFile()  # noqa: SIM115 (closed by the with below)
+    except OSError:
+        yield lambda: ""
+        return
+    with sink:
+        try:
+            sys.stderr.flush()
+            saved = os.dup(2)
+        except (OSError, ValueError, AttributeError):
+            yield lambda: ""
+            return
+        try:
+            os.dup2(sink.fileno(), 2)
+            try:
+                yield lambda: captured[0] if captured else ""
+            finally:
+                os.dup2(saved, 2)
+        finally:
+            os.close(saved)
+        with contextlib.suppress(OSError):
+            sink.seek(0)
+            captured.append(sink.read(64 * 1024).decode("utf-8", "replace"))
 
 
 #: Called with (files done, files in all) as files finish.
@@ -420,8 +595,55 @@ def _pool_context() -> multiprocessing.context.BaseContext:
         # cudalint.fixes is imported lazily (by the first conflict); importing it in the
         # server once saves every worker its import
         ctx.set_forkserver_preload(["cudalint.api", "cudalint.fixes"])
+        _start_helpers(forkserver=True)
         return ctx
+    _start_helpers(forkserver=False)
     return multiprocessing.get_context("spawn")
+
+
+_helpers_lock = threading.Lock()
+
+
+def _start_helpers(forkserver: bool) -> None:
+    """Start multiprocessing's helper processes (the resource tracker, the fork server)
+    so that they cannot import code from the current directory.
+
+    Each is a new interpreter run as ``python -c 'from multiprocessing... import main'``,
+    which puts the directory it starts in first on ``sys.path``: run from a linted
+    repository, a ``multiprocessing/`` package planted there would run. They start here,
+    once per process, from the standard library's own directory (where ``''`` finds
+    nothing new). The fork server's children, the workers, get this process's
+    ``sys.path`` and working directory from multiprocessing, so paths still resolve as
+    the user gave them. (The "spawn" workers of Windows start as the same kind of
+    ``-c`` interpreter: ``PYTHONSAFEPATH`` keeps the current directory off their path on
+    Python 3.11+.)
+    """
+    from multiprocessing import forkserver as server
+    from multiprocessing import resource_tracker
+
+    safe = os.path.dirname(os.path.abspath(os.__file__))
+    with _helpers_lock:
+        if not forkserver:
+            os.environ.setdefault("PYTHONSAFEPATH", "1")
+        try:
+            back: int | str = os.open(".", os.O_RDONLY)
+        except OSError:
+            try:
+                back = os.getcwd()
+            except OSError:  # the current directory is gone: nothing can be found in it
+                back = ""
+        try:
+            if back != "":
+                os.chdir(safe)
+            resource_tracker.ensure_running()
+            if forkserver:
+                server.ensure_running()
+        finally:
+            if isinstance(back, int):
+                os.fchdir(back)
+                os.close(back)
+            elif back:
+                os.chdir(back)
 
 
 def _crash_report(task: FileTask, exc: BaseException) -> FileReport:
@@ -435,36 +657,317 @@ def _crash_report(task: FileTask, exc: BaseException) -> FileReport:
 def _run_pool(
     tasks: Sequence[FileTask], indices: Sequence[int], workers: int,
     finished: Callable[[int, FileReport | None], None],
-) -> None:
-    """Run ``indices`` in a pool; ``finished(i, None)`` when the pool broke under task i."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context())
+) -> list[tuple[int, int | None]]:
+    """Run ``indices`` in a pool; ``finished(i, None)`` when the pool broke under task i.
+    Returns the workers that died: (exit code, index of the task it was running or
+    None)."""
+    context = _pool_context()
+    # The workers' temporary files (libclang's precompiled shim, the empty toolkit
+    # directory) go into one directory of this run, removed here: a worker ends with
+    # os._exit (no atexit, no finalizers) or is killed, and cannot clean up itself.
     try:
-        futures: dict[Future[FileReport], int] = {
-            pool.submit(_run_task, tasks[i]): i for i in indices
-        }
-        for future in _as_completed(futures):
-            i = futures[future]
-            try:
-                finished(i, future.result())
-            except BrokenProcessPool:
-                finished(i, None)
-            except Exception as exc:  # the report did not pickle, or the like
-                finished(i, _crash_report(tasks[i], exc))
+        run_dir: str | None = tempfile.mkdtemp(prefix="cudalint-run-")
+    except OSError:
+        run_dir = None
+    try:
+        return _run_pool_in(tasks, indices, workers, finished, context, run_dir)
+    finally:
+        if run_dir is not None:
+            _remove_run_dir(run_dir)
+
+
+def _remove_run_dir(run_dir: str) -> None:
+    """Remove the run's directory; after Ctrl-C, terminated workers may still be writing
+    in it for a moment (a second at most is spent on them)."""
+    deadline = time.monotonic() + 1.0
+    while True:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        if not os.path.lexists(run_dir) or time.monotonic() > deadline:
+            return
+        time.sleep(0.05)
+
+
+def _worker_init(run_dir: str | None, main_pid: int | None = None,
+                 memory: int | None = None) -> None:
+    """In a worker: temporary files under the run's directory (``_run_pool``), the
+    memory cap (:func:`cudalint.budget.cap_worker`), and an end when the main process
+    is gone (killed, or stopped while this worker was deep in libclang)."""
+    global _marker_dir
+    if run_dir is not None:
+        tempfile.tempdir = run_dir
+        os.environ["TMPDIR"] = run_dir  # libclang's own temporary files
+        _marker_dir = run_dir
+    cap_worker(memory)
+    if main_pid is not None:
+        threading.Thread(target=_watch_main, args=(main_pid, os.getppid()),
+                         name="cudalint-watch", daemon=True).start()
+
+
+def _watch_main(main_pid: int, parent: int) -> None:
+    """Exit this worker as soon as the main process (or the fork server, its parent)
+    has gone: a worker must not outlive the run that started it."""
+    while True:
+        time.sleep(0.25)
+        try:
+            os.kill(main_pid, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except OSError:
+            pass
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+#: In a worker: the run's directory, where ``_run_task_capped`` leaves its marker.
+_marker_dir: str | None = None
+
+
+def _run_task_capped(task: FileTask, index: int = -1) -> FileReport:
+    """``_run_task`` in a worker, under the per-file CPU cap; a worker left with an
+    abandoned analysis thread (stuck past the backstop) ends once its report is sent,
+    so that the thread cannot go on using CPU or memory while later files run.
+
+    While the file is analysed, ``<run dir>/worker-<pid>`` holds ``index``: when the
+    worker dies, the main process knows which file killed it (``_deaths``)."""
+    marker = (os.path.join(_marker_dir, f"worker-{os.getpid()}")
+              if _marker_dir is not None else None)
+    if marker is not None:
+        with contextlib.suppress(OSError), open(marker, "w", encoding="ascii") as f:
+            f.write(str(index))
+    with cpu_capped(worker_cpu_cap(task.options.timeout)):
+        report = _run_task(task)
+    if marker is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(marker)
+    if abandoned_threads():
+        threading.Thread(target=_exit_soon, name="cudalint-exit", daemon=True).start()
+    return report
+
+
+def _exit_soon() -> None:
+    time.sleep(0.5)  # the report is sent by then; the pool's next files go elsewhere
+    os._exit(3)
+
+
+def _died(exitcode: int | None, cpu_cap: float | None, memory: int | None) -> str:
+    """Why a worker process that ended with ``exitcode`` died, for its file's error."""
+    if exitcode is None or exitcode >= 0:
+        return "the analysis process died"
+    number = -exitcode
+    name = _signal_name(number)
+    if name == "SIGXCPU" and cpu_cap is not None:
+        return (f"analysis stopped: it used more than {format_seconds(cpu_cap)} of CPU "
+                "time, the analysis process's cap (see --timeout); the file was not "
+                "analyzed")
+    mem = f"{memory / (1 << 30):.3g} GiB" if memory is not None else None
+    if name in ("SIGABRT", "SIGKILL", "SIGSEGV") and mem is not None:
+        return (f"the analysis process died ({name}): libclang crashed or needed more "
+                f"than the worker's {mem} of memory (CUDALINT_WORKER_MEMORY)")
+    return f"the analysis process died ({name})"
+
+
+def _capped(exitcode: int) -> bool:
+    """Whether a worker ended with ``exitcode`` was killed by its CPU cap."""
+    return exitcode < 0 and _signal_name(-exitcode) == "SIGXCPU"
+
+
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _run_pool_in(
+    tasks: Sequence[FileTask], indices: Sequence[int], workers: int,
+    finished: Callable[[int, FileReport | None], None],
+    context: multiprocessing.context.BaseContext, run_dir: str | None,
+) -> list[tuple[int, int | None]]:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=_worker_init,
+                               initargs=(run_dir, os.getpid(), worker_memory_cap(workers)))
+    processes: dict[int, multiprocessing.process.BaseProcess] = {}
+
+    def known() -> list[multiprocessing.process.BaseProcess]:
+        processes.update(getattr(pool, "_processes", None) or {})
+        return list(processes.values())
+
+    try:
+        with _sigterm_stops():
+            futures: dict[Future[FileReport], int] = {
+                pool.submit(_run_task_capped, tasks[i], i): i for i in indices
+            }
+            known()
+            for future in _as_completed(futures):
+                i = futures[future]
+                known()
+                try:
+                    finished(i, future.result())
+                except BrokenProcessPool:
+                    finished(i, None)
+                except Exception as exc:  # the report did not pickle, or the like
+                    finished(i, _crash_report(tasks[i], exc))
     except BaseException:
-        # Ctrl-C or a failing progress callback: do not wait for the queued files.
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Ctrl-C, SIGTERM or a failing progress callback: do not wait for the queued
+        # files, nor for the ones being analysed (whose workers write in the run's
+        # directory, and may be deep in libclang where SIGTERM is not enough).
+        _stop_pool(pool, known())
         raise
     pool.shutdown(wait=True)
+    return _deaths(processes, run_dir)
+
+
+def _deaths(processes: Mapping[int, multiprocessing.process.BaseProcess],
+            run_dir: str | None) -> list[tuple[int, int | None]]:
+    """The workers of ``processes`` that died (not a normal exit), each with the index
+    of the task it was running when its marker (``_run_task_capped``) says so."""
+    out: list[tuple[int, int | None]] = []
+    for pid, process in processes.items():
+        code = process.exitcode
+        if code is None or code == 0:
+            continue
+        index: int | None = None
+        if run_dir is not None:
+            marker = os.path.join(run_dir, f"worker-{pid}")
+            with contextlib.suppress(OSError, ValueError), open(marker, encoding="ascii") as f:
+                index = int(f.read().strip())
+        out.append((code, index if index is not None and index >= 0 else None))
+    return out
+
+
+def _stop_pool(pool: ProcessPoolExecutor,
+               processes: Sequence[multiprocessing.process.BaseProcess]) -> None:
+    """Stop ``pool`` now: its queued files cancelled, its workers terminated (killed
+    when they do not end within a second), and its manager thread not waited for at
+    exit (the interpreter's exit would otherwise hang on it)."""
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    deadline = time.monotonic() + 1.0
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
+    with contextlib.suppress(Exception):
+        from concurrent.futures import process as futures_process
+
+        thread = getattr(pool, "_executor_manager_thread", None)
+        wakeups = getattr(futures_process, "_threads_wakeups", None)
+        if thread is not None and isinstance(wakeups, dict):
+            wakeup = wakeups.pop(thread, None)
+            if wakeup is not None:
+                wakeup.wakeup()
+
+
+class _Terminated(SystemExit):
+    """SIGTERM while worker processes run: unwinds as Ctrl-C does, so that they are
+    stopped, then exits with 128 + SIGTERM as the signal would have."""
+
+
+@contextlib.contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """While the body runs (on the main thread): SIGTERM raises :class:`_Terminated`."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        raise _Terminated(128 + signum)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except (ValueError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(signal.SIGTERM, previous)
+
+
+class IsolatedChecker:
+    """Analyses one file at a time in a worker process kept from call to call, under
+    the workers' CPU and memory caps: for a long-lived caller (the language server), in
+    which a file spinning or allocating inside libclang would otherwise go on for good,
+    one more thread per edit. A worker that dies is replaced at the next call; when no
+    worker process can be started, the file is analysed in this process.
+    """
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._run_dir: str | None = None
+        self._lock = threading.Lock()
+
+    def check(self, task: FileTask) -> FileReport:
+        with self._lock:
+            try:
+                pool = self._pool if self._pool is not None else self._start()
+                future = pool.submit(_run_task_capped, task, 0)
+            except _POOL_FAILURES:
+                self._stop()
+                return _run_task(task)
+            processes = dict(getattr(pool, "_processes", None) or {})
+            try:
+                return future.result()
+            except BrokenProcessPool:
+                processes.update(getattr(pool, "_processes", None) or {})
+                self._stop()
+                code = next((p.exitcode for p in processes.values()
+                             if p.exitcode not in (None, 0)), None)
+                why = _died(code, worker_cpu_cap(task.options.timeout), worker_memory_cap(1))
+                if code is None or not _capped(code):
+                    why = f"internal error analyzing {task.path}: {why}; please report"
+                return FileReport(path=task.path, error=why)
+            except Exception as exc:  # the report did not pickle, or the like
+                return _crash_report(task, exc)
+
+    def _start(self) -> ProcessPoolExecutor:
+        context = _pool_context()
+        if self._run_dir is None:
+            try:
+                self._run_dir = tempfile.mkdtemp(prefix="cudalint-run-")
+            except OSError:
+                self._run_dir = None
+        self._pool = ProcessPoolExecutor(
+            max_workers=1, mp_context=context, initializer=_worker_init,
+            initargs=(self._run_dir, os.getpid(), worker_memory_cap(1)))
+        return self._pool
+
+    def _stop(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            _stop_pool(pool, list((getattr(pool, "_processes", None) or {}).values()))
+
+    def close(self) -> None:
+        """Stop the worker and remove its temporary files."""
+        with self._lock:
+            self._stop()
+            if self._run_dir is not None:
+                _remove_run_dir(self._run_dir)
+                self._run_dir = None
 
 
 def run_tasks(
-    tasks: Sequence[FileTask], jobs: int = 1, progress: Progress | None = None
+    tasks: Sequence[FileTask], jobs: int = 1, progress: Progress | None = None,
+    *, note: Callable[[str], None] | None = None,
 ) -> list[FileReport]:
     """Analyze every task; reports come back in the order of ``tasks`` whatever ``jobs``.
 
     With ``jobs`` > 1 the files are analyzed in that many worker processes. When a
     worker dies (libclang crashing on a file), every file the broken pool did not finish
     is analyzed again on its own, so that only the file that crashes gets an error.
+    When worker processes cannot be started at all (no usable ``/dev/shm`` for their
+    locks, no processes or memory left), the files are analyzed one at a time in this
+    process and ``note`` is told why, once.
     Code in a header that several files include is reported once (``dedupe_reports``).
     """
     total = len(tasks)
@@ -480,11 +983,20 @@ def run_tasks(
         if progress is not None:
             progress(done, total)
 
+    serial: list[str] = []  # why the worker processes could not be used, once they failed
+
+    def unusable(why: str) -> None:
+        if not serial and note is not None:
+            note(f"cannot use worker processes for -j ({why}); analyzing the files one "
+                 "at a time")
+        serial.append(why)
+
     # Headers found in a directory wait for the files that may include them (whatever
     # ``jobs``, so that the output does not depend on it).
     later = [i for i in todo if tasks[i].discovered and is_header(tasks[i].path)]
     if later:
-        _run_indices(tasks, [i for i in todo if i not in set(later)], jobs, reports, count)
+        _run_indices(tasks, [i for i in todo if i not in set(later)], jobs, reports, count,
+                     serial, unusable)
         covered = included_elsewhere(reports)
         rest = []
         for i in later:
@@ -493,9 +1005,9 @@ def run_tasks(
                 count()
             else:
                 rest.append(i)
-        _run_indices(tasks, rest, jobs, reports, count)
+        _run_indices(tasks, rest, jobs, reports, count, serial, unusable)
     else:
-        _run_indices(tasks, todo, jobs, reports, count)
+        _run_indices(tasks, todo, jobs, reports, count, serial, unusable)
     out = [r if r is not None else FileReport(path=t.path, error="not analyzed")
            for r, t in zip(reports, tasks, strict=True)]
     dedupe_reports(out)
@@ -540,11 +1052,20 @@ def covered_report(task: FileTask, by: str) -> FileReport:
                       source=source, covered_by=by)
 
 
+#: What starting a process pool raises when it cannot work here: OSError (no usable
+#: /dev/shm for its semaphores, no processes or memory left), ImportError (no sem_open
+#: on this platform), NotImplementedError (too few semaphores allowed).
+_POOL_FAILURES = (OSError, ImportError, NotImplementedError)
+
+
 def _run_indices(tasks: Sequence[FileTask], todo: Sequence[int], jobs: int,
-                 reports: list[FileReport | None], count: Callable[[], None]) -> None:
-    """Analyse ``tasks[i]`` for ``i`` in ``todo`` into ``reports[i]``."""
+                 reports: list[FileReport | None], count: Callable[[], None],
+                 serial: Sequence[str] = (),
+                 unusable: Callable[[str], None] | None = None) -> None:
+    """Analyse ``tasks[i]`` for ``i`` in ``todo`` into ``reports[i]``; in this process
+    when ``serial`` says that the pool could not be used, or it fails to start."""
     workers = min(jobs, len(todo))
-    if workers <= 1:
+    if workers <= 1 or serial:
         for i in todo:
             reports[i] = _run_task(tasks[i])
             count()
@@ -558,7 +1079,24 @@ def _run_indices(tasks: Sequence[FileTask], todo: Sequence[int], jobs: int,
                 reports[i] = report
                 count()
 
-        _run_pool(tasks, todo, workers, finished)
+        try:
+            deaths = _run_pool(tasks, todo, workers, finished)
+        except _POOL_FAILURES as exc:
+            deaths = []
+            if unusable is not None:
+                unusable(_why(exc))
+            for i in todo:
+                if reports[i] is None and i not in broken:
+                    reports[i] = _run_task(tasks[i])
+                    count()
+        # A file whose worker its CPU cap killed is not run again (it would only be
+        # killed again): its error says so.
+        for code, j in deaths:
+            if j is not None and j in broken and _capped(code):
+                broken.remove(j)
+                reports[j] = FileReport(path=tasks[j].path, error=_died(
+                    code, worker_cpu_cap(tasks[j].options.timeout), None))
+                count()
         crashed: list[int] = []
 
         def alone(j: int, report: FileReport | None) -> None:
@@ -568,14 +1106,30 @@ def _run_indices(tasks: Sequence[FileTask], todo: Sequence[int], jobs: int,
                 reports[j] = report
 
         for i in sorted(broken):
-            _run_pool(tasks, [i], 1, alone)
-            if i in crashed:
+            try:
+                codes = [code for code, _ in _run_pool(tasks, [i], 1, alone)]
+            except _POOL_FAILURES as exc:
+                # Not in this process: the file may well crash it.
                 reports[i] = FileReport(
                     path=tasks[i].path,
                     error=f"internal error analyzing {tasks[i].path}: the analysis "
-                    "process died; please report",
+                    f"process died, and no new one could be started ({_why(exc)})",
                 )
+                count()
+                continue
+            if i in crashed:
+                why = _died(next((c for c in codes if c is not None), None),
+                            worker_cpu_cap(tasks[i].options.timeout), worker_memory_cap(1))
+                if why == "the analysis process died" or "crashed" in why:
+                    why = f"internal error analyzing {tasks[i].path}: {why}; please report"
+                reports[i] = FileReport(path=tasks[i].path, error=why)
             count()
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _abs(path: str) -> str:

@@ -18,7 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cudalint.api import FileReport
+from cudalint.budget import read_regular
 from cudalint.diagnostics import Diagnostic
+from cudalint.fsutil import ABSENT, WriteError, write_file
 
 __all__ = ["BaselineError", "apply_baseline", "load_baseline", "write_baseline"]
 
@@ -63,11 +65,15 @@ def _base(path: str) -> str:
 
 def load_baseline(path: str) -> Counter[Key]:
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        # a regular file only: a FIFO would block, /dev/zero never end
+        data = json.loads(read_regular(path, "file").decode("utf-8"))
     except OSError as exc:
         raise BaselineError(f"{path}: cannot read baseline: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"{path}: invalid JSON: {exc}") from None
+    except RecursionError:
+        raise BaselineError(f"{path}: invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
         raise BaselineError(f"{path}: invalid JSON: {exc}") from None
     findings = data.get("findings") if isinstance(data, dict) else None
     if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(
@@ -89,8 +95,12 @@ def load_baseline(path: str) -> Counter[Key]:
     return counts
 
 
-def write_baseline(path: str, reports: Sequence[FileReport]) -> int:
-    """Record every diagnostic of ``reports``; returns how many."""
+def write_baseline(path: str, reports: Sequence[FileReport], *, create: bool = False) -> int:
+    """Record every diagnostic of ``reports``; returns how many.
+
+    The file is replaced atomically (``fsutil.write_file``); with ``create``, only when
+    it still does not exist (a baseline written meanwhile is kept).
+    """
     base = _base(path)
     counts: Counter[Key] = Counter(
         _key(d, report, base) for report in reports for d in report.diagnostics
@@ -103,11 +113,13 @@ def write_baseline(path: str, reports: Sequence[FileReport]) -> int:
         ],
     }
     try:
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            json.dump(document, f, indent=2, ensure_ascii=False)
-            f.write("\n")
-    except OSError as exc:
-        raise BaselineError(f"{path}: cannot write baseline: {exc.strerror or exc}") from None
+        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        raise BaselineError(f"{path}: cannot record a file name that is not UTF-8") from None
+    try:
+        write_file(path, data, expected=ABSENT if create else None)
+    except WriteError as exc:
+        raise BaselineError(f"cannot write baseline: {exc}") from None
     return sum(counts.values())
 
 

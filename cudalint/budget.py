@@ -17,16 +17,27 @@ Two mechanisms keep one file from hanging or crashing a run:
   interrupts any Python code: a sympy call, a frontend loop. Code inside libclang cannot
   be interrupted; a thread still stuck there after a grace period is abandoned (it is
   a daemon thread) and the file reported as not analyzed.
+* **Kernel caps in worker processes** (``-j``, the language server): RLIMIT_CPU per
+  file and RLIMIT_AS per worker (:func:`cap_worker`, :func:`cpu_capped`), so that a
+  file spinning or allocating inside libclang kills only its worker, and a worker left
+  with an abandoned thread exits (``cudalint.api``). Serially the files run in the
+  main process, where only the two mechanisms above apply.
+
+Inputs that would never end or block (devices, FIFOs) are refused before they are
+read: :func:`read_regular`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
+import os
+import stat
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -34,11 +45,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "MAX_INPUT_BYTES",
     "NOT_ANALYZED",
     "Budget",
     "BudgetExceeded",
     "check",
     "current",
+    "read_regular",
     "run_bounded",
 ]
 
@@ -57,6 +70,39 @@ STACK_BYTES = 512 << 20
 #: The recursion limit while a file is analyzed (the default 1000 is too low for a few
 #: hundred nesting levels of source: each costs several Python frames).
 RECURSION_LIMIT = 60_000
+
+#: The most bytes read from one input file (source, response file, baseline, stdin): a
+#: larger one is refused rather than read (``/dev/zero`` through a pipe never ends).
+MAX_INPUT_BYTES = 256 << 20
+
+
+def read_regular(path: str, what: str = "file") -> bytes:
+    """The bytes of ``path`` when it is a regular file; OSError otherwise.
+
+    A FIFO would block forever and a device such as ``/dev/zero`` never end, so both
+    are refused before any byte is read: the file is opened non-blocking (opening a
+    FIFO with no writer returns at once) and checked with ``fstat``, which follows
+    symbolic links to what they name.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, _not_regular(mode, what))
+        data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise OSError(errno.EFBIG, f"larger than {MAX_INPUT_BYTES >> 20} MiB")
+    return data
+
+
+def _not_regular(mode: int, what: str) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode)
+            or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "special")
+    return f"{kind}, not a regular {what}"
+
 
 class BudgetExceeded(BaseException):
     """The file's time budget ran out.
@@ -216,7 +262,8 @@ def run_bounded(
         if budget.seconds is None:
             thread.join()
         else:
-            thread.join(HARD_FACTOR * budget.seconds + HARD_GRACE)
+            # ``--timeout 1e10``: a wait longer than the platform can express is none.
+            thread.join(min(HARD_FACTOR * budget.seconds + HARD_GRACE, threading.TIMEOUT_MAX))
             if thread.is_alive():
                 budget.expired = True
                 _interrupt(thread)
@@ -228,3 +275,102 @@ def run_bounded(
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["result"]  # type: ignore[return-value]
+
+
+# --- Hard caps of a worker process --------------------------------------------------
+#
+# A thread cannot stop libclang: a file that spins inside it (``#pragma clang __debug
+# overflow_stack``) or allocates without end (an exponential macro) would go on while
+# later files run. In the worker processes of ``-j`` each file's analysis is therefore
+# also capped by the kernel: RLIMIT_CPU (the process gets SIGXCPU and dies when one file
+# has used WORKER_CPU_FACTOR * timeout + WORKER_CPU_GRACE seconds of CPU time) and
+# RLIMIT_AS (an allocation beyond the cap fails: libclang gives up on the file, or the
+# worker dies). A dead worker costs only its file: ``run_tasks`` runs the files of a
+# broken pool again, each in a pool of its own, and reports why the one that dies died.
+
+#: A worker's CPU cap per file: this many times the file's budget plus the grace (at
+#: most the budget again: ``--timeout 0.5`` gives 1.5 s). Below
+#: the thread's wall-clock backstop, so that a file spinning in libclang kills its
+#: worker rather than being abandoned in it.
+WORKER_CPU_FACTOR = 2.0
+WORKER_CPU_GRACE = 5.0
+#: A worker's address-space cap: the machine's memory shared among the workers, but at
+#: least WORKER_MEMORY_MIN and at most WORKER_MEMORY_MAX bytes (address space, not
+#: resident memory: libclang and the analysis thread's stack reserve more than they use).
+#: ``CUDALINT_WORKER_MEMORY`` (bytes, or with a K/M/G suffix; 0 for none) overrides it.
+WORKER_MEMORY_MIN = 3 << 30
+WORKER_MEMORY_MAX = 16 << 30
+
+
+def worker_memory_cap(workers: int) -> int | None:
+    """The address-space cap of each of ``workers`` worker processes (None: none)."""
+    text = os.environ.get("CUDALINT_WORKER_MEMORY", "").strip()
+    if text:
+        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:].upper(), 1)
+        try:
+            value = int(float(text[:-1] if scale > 1 else text) * scale)
+        except ValueError:
+            value = -1
+        if value >= 0:
+            return value or None
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return WORKER_MEMORY_MAX
+    return max(WORKER_MEMORY_MIN, min(WORKER_MEMORY_MAX, total // max(1, workers)))
+
+
+def worker_cpu_cap(seconds: float | None) -> float | None:
+    """The CPU seconds one file may use in a worker with a budget of ``seconds``."""
+    if seconds is None or seconds <= 0:
+        return None
+    return WORKER_CPU_FACTOR * seconds + min(WORKER_CPU_GRACE, seconds)
+
+
+def cap_worker(memory: int | None) -> None:
+    """In a worker process: no core files (a worker killed by its CPU cap would leave
+    one in the linted repository) and at most ``memory`` bytes of address space."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on this platform
+        return
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if memory is not None:
+        with contextlib.suppress(ValueError, OSError):
+            _, hard = resource.getrlimit(resource.RLIMIT_AS)
+            if hard != resource.RLIM_INFINITY:
+                memory = min(memory, hard)
+            resource.setrlimit(resource.RLIMIT_AS, (memory, hard))
+
+
+@contextlib.contextmanager
+def cpu_capped(seconds: float | None) -> Iterator[None]:
+    """In a worker process: the process dies (SIGXCPU) when the body uses more than
+    ``seconds`` of CPU time (None: no cap)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on this platform
+        yield
+        return
+    saved = None
+    if seconds is not None:
+        with contextlib.suppress(ValueError, OSError):
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+            limit = int(usage.ru_utime + usage.ru_stime + seconds) + 1
+            if hard != resource.RLIM_INFINITY:
+                limit = min(limit, hard)
+            resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
+            saved = (soft, hard)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_CPU, saved)
+
+
+def abandoned_threads() -> bool:
+    """Whether an analysis thread given up by :func:`run_bounded` is still running."""
+    return any(t.name == "cudalint-file" and t.is_alive() for t in threading.enumerate())

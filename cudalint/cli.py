@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import errno
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
@@ -29,15 +31,17 @@ from cudalint.api import (
     run_tasks,
 )
 from cudalint.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
-from cudalint.budget import DEFAULT_TIMEOUT
+from cudalint.budget import DEFAULT_TIMEOUT, MAX_INPUT_BYTES
 from cudalint.compdb import CompdbError, CompileDatabase
 from cudalint.config import ConfigError, ConfigFinder, parse_block_dim, parse_timeout
 from cudalint.diagnostics import Diagnostic
+from cudalint.fsutil import WriteError, write_file
 from cudalint.model.arch import Arch, ArchError, parse_arch
 from cudalint.model.results import AccessResult
 from cudalint.options import BankModeOption, Options
 from cudalint.output import FORMATS, RenderOptions, render
 from cudalint.output import statistics as stats
+from cudalint.output.text import printable
 from cudalint.output.text import summary as text_summary
 from cudalint.rules import RULES, RuleSelection, UnknownSelectorError, explain, get_rule
 from cudalint.settings import CliSettings, Resolver, SettingsError
@@ -237,6 +241,7 @@ def cli_settings(args: argparse.Namespace) -> CliSettings:
         raise UsageError(f"invalid --std '{args.std}' (expected e.g. c++17)")
     if args.cuda_path is not None and not os.path.isdir(args.cuda_path):
         raise UsageError(f"--cuda-path '{args.cuda_path}' is not a directory")
+    _check_parse_flags(args.include_dirs, args.defines)
     select = args.select
     extend = [c for group in args.extend_select for c in group]
     ignore = [c for group in args.ignore for c in group]
@@ -259,6 +264,26 @@ def cli_settings(args: argparse.Namespace) -> CliSettings:
         exclude=tuple(p for group in args.exclude for p in group),
         timeout=args.timeout,
     )
+
+
+#: ``-D NAME``, ``-D NAME=VALUE``, ``-D 'F(x)=VALUE'``: what clang takes as a macro.
+_DEFINE = re.compile(r"[A-Za-z_]\w*(?:\([\w\s,.]*\))?(?:=.*)?", re.S)
+
+
+def _check_parse_flags(include_dirs: Sequence[str], defines: Sequence[str]) -> None:
+    """Refuse ``-I ''`` and ``-D ''`` (and macro names clang cannot define), as gcc does:
+    passed on, clang would take the next argument as their value and silently analyse
+    less (``-I`` swallowed cudalint's shim: every file came out with 0 accesses)."""
+    for d in include_dirs:
+        if not d:
+            raise UsageError("-I needs a directory (got an empty argument)")
+        if "\0" in d:
+            raise UsageError(f"-I {d!r}: a directory name cannot contain a NUL character")
+    for d in defines:
+        if not _DEFINE.fullmatch(d) or "\0" in d:
+            what = "an empty argument" if not d else repr(d)
+            raise UsageError(f"-D needs NAME or NAME=VALUE with NAME an identifier "
+                             f"(got {what})")
 
 
 def use_color(choice: str, stream: TextIO) -> bool:
@@ -291,9 +316,9 @@ def exit_status(
 
 def _error_line(report: FileReport) -> str:
     message = report.error or ""
-    if report.path in message:
-        return f"cudalint: error: {message}"
-    return f"cudalint: error: {report.path}: {message}"
+    if report.path not in message:
+        message = f"{report.path}: {message}"
+    return f"cudalint: error: {printable(message, newlines=True)}"
 
 
 def _list_rules() -> str:
@@ -305,7 +330,7 @@ def _list_rules() -> str:
 
 
 def _say(message: str) -> None:
-    sys.stderr.write(f"cudalint: {message}\n")
+    sys.stderr.write(f"cudalint: {printable(message, newlines=True)}\n")
 
 
 class ProgressBar:
@@ -363,7 +388,11 @@ def _tasks(
         if len(args.paths) != 1:
             raise UsageError("'-' (stdin) cannot be combined with other paths")
         name = args.stdin_filename or STDIN_NAME
-        contents = sys.stdin.buffer.read()
+        if args.stdin_filename in ("-", ""):
+            # clang reads a file named '-' from its own stdin: nothing would be analysed
+            raise UsageError(f"--stdin-filename {args.stdin_filename!r}: give the path "
+                             "the source would have (e.g. src/kernel.cu)")
+        contents = _read_stdin()
         task, codes[name] = resolver.task(name, contents=contents)
         return [task], codes
     if args.stdin_filename is not None:
@@ -382,15 +411,54 @@ def _tasks(
                     os.path.normpath(os.path.abspath(file))) not in named:
                 task = dataclasses.replace(task, discovered=True)
             tasks.append(task)
-    # The same file given twice (or inside a given directory) is analyzed once.
+    # The same file given twice (or inside a given directory, or reached again through a
+    # symbolic link) is analyzed once, under the path that named it first.
     unique: list[FileTask] = []
     seen: set[str] = set()
     for task in tasks:
-        key = os.path.normpath(os.path.abspath(task.path))
+        key = os.path.normcase(os.path.realpath(task.path))
         if key not in seen:
             seen.add(key)
             unique.append(task)
     return unique, codes
+
+
+def _read_stdin() -> bytes:
+    """The source piped to ``cudalint -``; UsageError when there is no stdin to read
+    (``cudalint - <&-``) or it cannot be read (a directory, a closed descriptor)."""
+    stream = getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
+    if stream is None:
+        raise UsageError("'-' reads the source from stdin, but stdin is closed")
+    try:
+        _stdin_readable(stream)
+        # bounded: ``cat /dev/zero | cudalint -`` must not read until memory runs out
+        data: bytes = stream.read(MAX_INPUT_BYTES + 1)
+    except (OSError, ValueError) as exc:  # EISDIR, EBADF; ValueError: a closed file
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"'-': cannot read the source from stdin: {reason}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(f"'-': the source on stdin is larger than {MAX_INPUT_BYTES >> 20} "
+                         "MiB")
+    return data
+
+
+def _stdin_readable(stream: object) -> None:
+    """OSError when stdin is a device other than a terminal or ``/dev/null``
+    (``cudalint - < /dev/zero`` would never end): refused before it is read."""
+    fileno = getattr(stream, "fileno", None)
+    try:
+        fd = fileno() if callable(fileno) else None
+        st = os.fstat(fd) if isinstance(fd, int) else None
+    except (OSError, ValueError):  # not a real descriptor (a test's stream)
+        return
+    if st is None or not (stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)):
+        return
+    if isinstance(fd, int) and os.isatty(fd):
+        return
+    with contextlib.suppress(OSError):
+        if st.st_rdev == os.stat(os.devnull).st_rdev:
+            return
+    raise OSError(errno.EINVAL, "stdin is a device, not a file or a pipe")
 
 
 def _shim_copy() -> str | None:
@@ -486,7 +554,18 @@ def _read_or_none(path: str) -> bytes | None:
         return None
 
 
-def _add_ignores(reports: Sequence[FileReport], stdin: bool) -> int:
+def _write_roots(args: argparse.Namespace) -> list[str]:
+    """The trees being linted, which a symbolic link that --fix or --add-ignores writes
+    through must lead into: the current directory, each directory given, and the
+    directory of each file given."""
+    roots = [os.getcwd()]
+    for path in args.paths:
+        roots.append(path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)))
+    return roots
+
+
+def _add_ignores(reports: Sequence[FileReport], stdin: bool,
+                 roots: Sequence[str] | None = None) -> int:
     """Write suppression comments for every remaining finding; returns the exit status."""
     if stdin:
         raise UsageError("--add-ignores cannot write to stdin")
@@ -505,15 +584,15 @@ def _add_ignores(reports: Sequence[FileReport], stdin: bool) -> int:
             continue
         edits, skipped = add_ignore_edits(report.source, report.path, by_line)
         for line in skipped:
-            _say(f"{report.path}:{line}: ends in a backslash (a macro continuation); "
-                 "add the suppression by hand")
+            _say(f"{report.path}:{line}: no place for a suppression comment (a macro "
+                 "continuation, or a line inside a /* */ comment); add it by hand")
         if not edits:
             continue
         try:
-            with open(report.path, "wb") as f:
-                f.write(apply_edits(report.source, edits))
-        except OSError as exc:
-            _say(f"error: {report.path}: cannot write: {exc.strerror or exc}")
+            write_file(report.path, apply_edits(report.source, edits), expected=report.source,
+                       within=roots)
+        except WriteError as exc:
+            _say(f"error: {exc}")
             status = EXIT_ERROR
             continue
         added += sum(len(by_line[e.line]) for e in edits)
@@ -524,13 +603,48 @@ def _add_ignores(reports: Sequence[FileReport], stdin: bool) -> int:
 
 
 def _baseline(path: str, reports: Sequence[FileReport]) -> None:
+    if not os.path.lexists(path) and os.environ.get("PRE_COMMIT") == "1":
+        # pre-commit (which sets PRE_COMMIT=1) runs a hook on batches of files, several
+        # at once: each would record its own batch, and the first one wins.
+        raise UsageError(f"--baseline {path} does not exist, and under pre-commit each "
+                         "batch of files would record only its own findings; record it "
+                         f"once with 'cudalint --baseline {path} DIR...' over your "
+                         "sources and commit it")
     try:
         if not os.path.exists(path):
-            count = write_baseline(path, reports)
+            count = write_baseline(path, reports, create=True)
             _say(f"recorded {count} finding{'s' if count != 1 else ''} in {path}")
         apply_baseline(path, load_baseline(path), reports)
     except BaselineError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _file_words(words: list[str], parser: argparse.ArgumentParser
+                ) -> tuple[list[str], list[str]]:
+    """The words that name files whatever they look like: every word after ``--``, and
+    a word before it that starts with ``-`` but is no option and names an existing file
+    (pre-commit passes a ``-x.cu`` at the top of the repository as is, with no ``--``);
+    such a file is analysed and reported as ``./-x.cu``.
+    argparse alone would take ``-x.cu`` for an option and fail the whole batch (and
+    cannot read paths after ``--`` once paths came before it)."""
+    options = set(parser._option_string_actions)
+    kept: list[str] = []
+    files: list[str] = []
+    for i, word in enumerate(words):
+        if word == "--":
+            files += [_dashless(w) for w in words[i + 1:]]
+            break
+        if (word.startswith("-") and word != "-" and word.split("=", 1)[0] not in options
+                and os.path.lexists(word)):
+            files.append(_dashless(word))
+        else:
+            kept.append(word)
+    return kept, files
+
+
+def _dashless(path: str) -> str:
+    """``-x.cu`` as ``./-x.cu``: clang, too, would take it for an option."""
+    return os.path.join(os.curdir, path) if path.startswith("-") and path != "-" else path
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -539,10 +653,12 @@ def _run(argv: Sequence[str] | None) -> int:
     if words[:1] == ["lsp"]:
         return _lsp(words[1:])
     parser = build_parser()
+    words, files = _file_words(words, parser)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
+    args.paths = [*args.paths, *files]
 
     if args.list_rules:
         sys.stdout.write(_list_rules())
@@ -553,6 +669,8 @@ def _run(argv: Sequence[str] | None) -> int:
             raise UsageError(f"unknown rule '{args.explain}' (rules: {', '.join(RULES)})")
         sys.stdout.write(explain(rule))
         return EXIT_OK
+    if args.diff and args.add_ignores:
+        raise UsageError("--diff writes nothing and --add-ignores writes files: give one")
     if args.statistics and args.format not in ("text", "json"):
         raise UsageError("--statistics prints text or JSON; use --format text or json")
 
@@ -581,7 +699,8 @@ def _run(argv: Sequence[str] | None) -> int:
     if _isatty(sys.stderr) and len(tasks) >= PROGRESS_MIN_FILES and not args.quiet:
         progress = ProgressBar(sys.stderr)
     try:
-        reports = run_tasks(tasks, jobs, progress)
+        reports = run_tasks(tasks, jobs, progress,
+                            note=None if args.quiet else lambda m: _say(f"warning: {m}"))
     finally:
         if progress is not None:
             progress.clear()
@@ -594,12 +713,16 @@ def _run(argv: Sequence[str] | None) -> int:
     if args.baseline is not None:
         _baseline(args.baseline, reports)
     if args.add_ignores:
-        return _add_ignores(reports, stdin=args.paths == ["-"])
+        # With --fix: the fixes first, then suppressions for what the fixes left.
+        fixed = _apply_fixes(args, tasks, reports, codes) if args.fix else EXIT_OK
+        return max(fixed, _add_ignores(reports, stdin=args.paths == ["-"],
+                                       roots=_write_roots(args)))
     # ---- fixes (issue 5): --fix / --unsafe-fixes / --diff; see _fix_arguments ----
+    fix_status = EXIT_OK
     if args.fix or args.diff:
-        diff_status = _apply_fixes(args, tasks, reports, codes)
-        if diff_status is not None:
-            return diff_status
+        fix_status = _apply_fixes(args, tasks, reports, codes)
+        if args.diff:
+            return fix_status
 
     # ---- bank map (issue 9): --bank-map-svg ----
     if args.bank_map_svg is not None:
@@ -635,7 +758,8 @@ def _run(argv: Sequence[str] | None) -> int:
                 f"cudalint: error: {stats.unknown_message(run_totals, args.max_unknown)}\n"
             )
     sys.stdout.flush()
-    return exit_status(reports, args.exit_zero, args.max_unknown)
+    # a file --fix could not write is an error whatever --exit-zero says
+    return max(exit_status(reports, args.exit_zero, args.max_unknown), fix_status)
 
 
 # ==== fixes (issue 5): --fix, --unsafe-fixes, --diff ====================================
@@ -656,10 +780,17 @@ def _fix_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
-                 reports: list[FileReport], codes: dict[str, frozenset[str]]) -> int | None:
+                 reports: list[FileReport], codes: dict[str, frozenset[str]]) -> int:
     """--diff: print the diff and return the exit status. --fix: write the files and
-    replace their reports by the re-analysis (the caller reports what remains)."""
-    from cudalint.fixes.apply import FixError, fix_report, unified_diff, write_atomically
+    replace their reports by the re-analysis (the caller reports what remains); returns
+    EXIT_ERROR when a file could not be written (or changed meanwhile), else EXIT_OK."""
+    from cudalint.fixes.apply import (
+        FixError,
+        fix_report,
+        unified_diff,
+        unified_diff_bytes,
+        write_atomically,
+    )
 
     if args.paths == ["-"] and not args.diff:
         raise UsageError("--fix cannot write to stdin; use --diff")
@@ -687,18 +818,25 @@ def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
         # it: one diff, one write per file and run.
         files = [(report.path, result.original, result.fixed),
                  *((h, a, b) for h, (a, b) in sorted(result.headers.items()))]
-        files = [f for f in files if f[1] != f[2] and os.path.abspath(f[0]) not in edited]
-        edited.update(os.path.abspath(f[0]) for f in files)
+        files = [f for f in files if f[1] != f[2] and os.path.realpath(f[0]) not in edited]
+        edited.update(os.path.realpath(f[0]) for f in files)
         if args.diff:
             for path, before, after in files:
-                sys.stdout.write(unified_diff(path, before, after))
+                # the files' own bytes (not UTF-8 ones: U+FFFD would make git apply fail)
+                sys.stdout.flush()
+                out = getattr(sys.stdout, "buffer", None)
+                if out is not None:
+                    out.write(unified_diff_bytes(path, before, after))
+                else:
+                    sys.stdout.write(unified_diff(path, before, after))
                 status = max(status, EXIT_FINDINGS)
             continue
         try:
             for path, before, after in files:
-                write_atomically(path, after, expected=before)
+                write_atomically(path, after, expected=before, within=_write_roots(args))
         except FixError as exc:
             sys.stderr.write(f"cudalint: error: {exc}\n")
+            status = EXIT_ERROR
             continue
         fixed_files += len(files)
         applied += result.applied
@@ -717,7 +855,7 @@ def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
         _say(f"applied {applied} fix{'es' if applied != 1 else ''} in {fixed_files} "
              f"file{'s' if fixed_files != 1 else ''}; {remaining} warning"
              f"{'s' if remaining != 1 else ''} remain")
-    return None
+    return status
 
 
 # ==== end of the fixes block ==============================================================
@@ -804,11 +942,13 @@ def _write_bank_maps(directory: str, results: Sequence[AccessResult], quiet: boo
         target = os.path.join(directory, name)
         try:
             os.makedirs(directory, exist_ok=True)
-            with open(target, "w", encoding="utf-8") as f:
-                f.write(render_svg(picture))
         except OSError as exc:
             raise UsageError(f"--bank-map-svg: cannot write {target}: "
                              f"{exc.strerror or exc}") from None
+        try:
+            write_file(target, render_svg(picture).encode("utf-8"))
+        except WriteError as exc:
+            raise UsageError(f"--bank-map-svg: {exc}") from None
         written.add(name)
     if not quiet:
         _say(f"wrote {len(written)} bank map{'s' if len(written) != 1 else ''} "
@@ -846,7 +986,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(argv)
     except UsageError as exc:
-        sys.stderr.write(f"cudalint: error: {exc}\n")
+        sys.stderr.write(f"cudalint: error: {printable(str(exc), newlines=True)}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
         sys.stderr.write("cudalint: interrupted\n")

@@ -25,6 +25,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from cudalint.budget import read_regular
 from cudalint.model.arch import ArchError, parse_arch
 
 __all__ = ["CompdbError", "CompileDatabase", "CompileFlags", "translate"]
@@ -105,12 +106,14 @@ def expand_response_files(args: list[str], directory: str, depth: int = 0) -> li
             raise CompdbError(f"response files nested more than {MAX_RESPONSE_DEPTH} deep")
         path = os.path.join(directory, rsp)
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
+            # a regular file only: a FIFO would block, /dev/zero never end
+            text = read_regular(path, "response file").decode("utf-8", errors="replace")
         except OSError as exc:
             raise CompdbError(
                 f"cannot read response file {path}: {exc.strerror or exc}"
             ) from None
+        if "\0" in text:
+            raise CompdbError(f"response file {path} contains a NUL character")
         out.extend(expand_response_files(_split(text), directory, depth + 1))
     return out
 
@@ -264,6 +267,10 @@ class CompileDatabase:
             ) from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise CompdbError(f"{path}: invalid JSON: {exc}") from None
+        except RecursionError:
+            raise CompdbError(f"{path}: invalid JSON: nested too deeply") from None
+        except ValueError as exc:  # an integer of more digits than Python converts
+            raise CompdbError(f"{path}: invalid JSON: {exc}") from None
         if not isinstance(data, list):
             raise CompdbError(f"{path}: expected a JSON array of compile commands")
         return cls(path, [cls._entry(path, i, item) for i, item in enumerate(data)])
@@ -286,6 +293,9 @@ class CompileDatabase:
                 raise CompdbError(f"{where}: {exc}") from None
         else:
             raise CompdbError(f"{where}: needs 'arguments' (strings) or 'command' (a string)")
+        if any("\0" in text for text in (directory, file, *args)):
+            # no path or argument holds one; clang would cut the argument short there
+            raise CompdbError(f"{where}: contains a NUL character")
         directory = os.path.join(os.path.dirname(os.path.abspath(path)), directory)
         return _Entry(directory, os.path.join(directory, file), args)
 

@@ -92,6 +92,8 @@ def _string_list(path: str, key: str, value: object, what: str = "strings") -> t
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _fail(path, key, value, f"a list of {what}")
+    if any("\0" in v for v in value):  # clang would cut the argument short there
+        raise _fail(path, key, value, f"a list of {what} without NUL characters")
     return tuple(v.strip() for v in value if v.strip())
 
 
@@ -189,7 +191,7 @@ def _defines(path: str, key: str, value: object) -> tuple[str, ...]:
 
 
 def _string(path: str, key: str, value: object, what: str) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
         raise _fail(path, key, value, what)
     return value.strip()
 
@@ -206,7 +208,7 @@ def parse_timeout(value: object) -> float:
         raise ValueError("expected a number of seconds")
     try:
         seconds = float(value)
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: an integer past float's range
         raise ValueError("expected a number of seconds") from None
     if not seconds >= 0 or seconds == float("inf"):
         raise ValueError("expected a number of seconds, 0 or more (0: no limit)")
@@ -287,6 +289,10 @@ def _read_toml(path: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
 
 

@@ -77,6 +77,10 @@ class Induction:
 
     ``for (s = blockDim.x / 2; s > 0; s >>= 1)`` is ``Induction(blockDim.x / 2, ">>", 1,
     ">", 0)``. The model evaluates the sequence once the block shape is known.
+
+    With ``index`` the symbol is not the loop variable but its iteration number (0 for
+    the first) in that same sequence: ``offset <<= 1`` beside ``d >>= 1`` is
+    ``1 << k`` and ``d`` is ``start >> k``, one ``k`` for both.
     """
 
     start: Expr
@@ -84,6 +88,7 @@ class Induction:
     step: Expr
     cmp: Literal["<", "<=", ">", ">=", "!="] | None = None
     bound: Expr | None = None
+    index: bool = False
 
 
 @dataclass(frozen=True)
@@ -209,6 +214,15 @@ class Access:
     #: Accesses with the same non-negative region run in one straight line of code with
     #: no barrier between them (nvcc may merge neighbouring ones into a wider access).
     region: int = -1
+    #: The variable of the innermost ``for`` around the access when that loop's body is
+    #: straight-line code (no branch, barrier, atomic or call in it) and no ``#pragma
+    #: unroll 1`` keeps it rolled: nvcc unrolls a loop whose trip count is a constant and
+    #: may merge the access with its copies in neighbouring iterations
+    #: (cudalint.model.merge.unrolled). None otherwise.
+    unrolled_by: str | None = None
+    #: ``N`` of a ``#pragma unroll N`` on that loop; 0 without one (nvcc's choice) or for
+    #: a bare ``#pragma unroll``.
+    unroll_factor: int = 0
     #: Source order within the function (for merging and stable output).
     order: int = 0
     volatile: bool = False
@@ -219,6 +233,9 @@ class Access:
     atomic_op: str | None = None
     atomic_result_used: bool = True
     atomic_operand: int | None = None
+    #: The canonical type of the value an atomic updates (``float``, ``unsigned int``,
+    #: ``__half``), when known: a ``float`` atomicAdd is a compare-and-swap loop.
+    atomic_value_type: str | None = None
     #: An ``ldmatrix``/``stmatrix`` (LDSM/STSM): each active lane addresses one 16-byte row,
     #: one phase per 8x8 matrix, rows never merged across lanes (measured on sm_90,
     #: tests/data/hw/sm90_ldmatrix.jsonl; see cudalint.model.banks.warp_cost).

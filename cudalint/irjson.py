@@ -438,6 +438,8 @@ def _document(text: str | bytes, fmt: str, body: str) -> dict[str, Any]:
         raise IRFormatError(f"not UTF-8: {exc}") from None
     except json.JSONDecodeError as exc:
         raise IRFormatError(f"not JSON: {exc}") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise IRFormatError(f"not JSON: {exc}") from None
     except RecursionError:
         raise IRFormatError("nested too deeply") from None
     if not isinstance(document, dict):

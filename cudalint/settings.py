@@ -162,6 +162,11 @@ class Resolver:
             raise SettingsError(
                 f"{where} {bank_mode} needs a Kepler arch (sm_30 to sm_37), not {arch}"
             )
+        if not cli.cuda_path and config.cuda_path and not os.path.isdir(config.cuda_path):
+            # as --cuda-path: a toolkit that is not there leaves every CUDA header missing
+            # and the analysis silently seeing less (checked here, when a file uses it)
+            raise SettingsError(f"'cuda-path' in {config.where}: '{config.cuda_path}' is "
+                                "not a directory")
         if cli.block_dim is not None:
             block_dim, source = cli.block_dim, "cli"
         elif config.block_dim is not None:

@@ -73,6 +73,17 @@ def _selects(selector: str, d: Diagnostic) -> bool:
     return selector.lower() == d.name or d.code.startswith(selector.upper())
 
 
+_EOL = re.compile(rb"\r\n|\r|\n")
+
+
+def split_lines(source: bytes) -> list[tuple[bytes, bytes]]:
+    """(text, line ending) per line, as clang counts lines: ``\\n``, ``\\r\\n`` and a
+    lone ``\\r`` (classic Mac files) each end one; the last line's ending may be empty."""
+    parts = _EOL.split(source)
+    ends = _EOL.findall(source)
+    return [(text, ends[i] if i < len(ends) else b"") for i, text in enumerate(parts)]
+
+
 def _line_comments(source: bytes) -> list[tuple[int, int, bytes]]:
     """(line, column of its ``//``, the line) for each line with a ``//`` comment in code.
 
@@ -80,9 +91,20 @@ def _line_comments(source: bytes) -> list[tuple[int, int, bytes]]:
     (which may span lines) does not start a comment.
     """
     out: list[tuple[int, int, bytes]] = []
+    for number, line, _, _, comment in _scan(source):
+        if comment is not None:
+            out.append((number, comment, line))
+    return out
+
+
+def _scan(source: bytes) -> list[tuple[int, bytes, bool, bool, int | None]]:
+    """Per line: (number, text, starts inside ``/* */``, ends inside it, column of its
+    ``//`` comment or None)."""
+    out: list[tuple[int, bytes, bool, bool, int | None]] = []
     in_block = False
-    for number, raw in enumerate(source.split(b"\n"), start=1):
-        line = raw.rstrip(b"\r")
+    for number, (line, _) in enumerate(split_lines(source), start=1):
+        starts_in_block = in_block
+        comment: int | None = None
         i, n, quote = 0, len(line), 0
         while i < n:
             if in_block:
@@ -102,13 +124,14 @@ def _line_comments(source: bytes) -> list[tuple[int, int, bytes]]:
             elif c in (0x22, 0x27):  # " '
                 quote = c
             elif line.startswith(b"//", i):
-                out.append((number, i, line))
+                comment = i
                 break
             elif line.startswith(b"/*", i):
                 in_block = True
                 i += 2
                 continue
             i += 1
+        out.append((number, line, starts_in_block, in_block, comment))
     return out
 
 
@@ -254,17 +277,37 @@ def add_ignore_edits(source: bytes, file: str, codes_by_line: dict[int, set[str]
     its brackets; other lines get the comment appended. A line that ends in a backslash
     (a macro continuation) cannot take a ``//`` comment: it is returned as skipped.
     """
-    lines = source.split(b"\n")
+    lines = split_lines(source)
+    scanned = _scan(source)
     edits: list[Edit] = []
     skipped: list[int] = []
     for number in sorted(codes_by_line):
         if not 1 <= number <= len(lines):
             continue
-        raw = lines[number - 1]
-        line = raw.rstrip(b"\r")
+        line, eol = lines[number - 1]
         codes = set(codes_by_line[number])
         if line.rstrip().endswith(b"\\"):
             skipped.append(number)
+            continue
+        _, _, starts_in_block, ends_in_block, _ = scanned[number - 1]
+        if ends_in_block:
+            # A '//' appended here would land inside the '/* ...' the line opens: the
+            # comment goes alone on a line of its own above, which suppresses the next
+            # line; impossible when that line would itself be inside a comment or
+            # continue a macro.
+            above = lines[number - 2][0] if number > 1 else b""
+            if starts_in_block or (number > 1 and (scanned[number - 2][3]
+                                                   or above.rstrip().endswith(b"\\"))):
+                skipped.append(number)
+                continue
+            if any(s.kind == "ignore" and s.target_line == number
+                   and (not s.selectors or codes <= set(s.selectors))
+                   for s in find_suppressions(source)):
+                continue
+            indent = line[: len(line) - len(line.lstrip(b" \t"))].decode("ascii")
+            text = f"{indent}// cudalint: ignore[{', '.join(sorted(codes))}]"
+            edits.append(Edit(file, number, 1, number, 1,
+                              text + (eol or b"\n").decode("ascii")))
             continue
         existing = [
             s for s in find_suppressions(line) if s.kind == "ignore" and s.target_line == 1
@@ -286,11 +329,8 @@ def add_ignore_edits(source: bytes, file: str, codes_by_line: dict[int, set[str]
 
 def apply_edits(source: bytes, edits: Sequence[Edit]) -> bytes:
     """``source`` with single-line ``edits`` applied (they must not overlap)."""
-    lines = source.split(b"\n")
+    lines = [list(pair) for pair in split_lines(source)]
     for e in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
-        raw = lines[e.line - 1]
-        cr = raw.endswith(b"\r")
-        body = raw[:-1] if cr else raw
-        body = body[: e.column - 1] + e.content.encode() + body[e.end_column - 1:]
-        lines[e.line - 1] = body + (b"\r" if cr else b"")
-    return b"\n".join(lines)
+        body = lines[e.line - 1][0]
+        lines[e.line - 1][0] = body[: e.column - 1] + e.content.encode() + body[e.end_column - 1:]
+    return b"".join(text + eol for text, eol in lines)

@@ -309,6 +309,9 @@ def test_headers_with_device_code_get_diagnostics(tmp_path: Path) -> None:
         assert plain_h.as_uri() not in published
         client.request("shutdown", None)
         client.notify("exit", None)
+        # a server killed at once would leave its temporary directories in $TMPDIR
+        assert client.proc.wait(timeout=TIMEOUT) == 0
     finally:
-        client.proc.kill()
-        client.proc.wait()
+        if client.proc.poll() is None:
+            client.proc.kill()
+            client.proc.wait()

@@ -13,13 +13,9 @@ compare-and-swap loop (LDS + ATOMS.CAST.SPIN). Each form runs on:
 - ``mod2``/``mod4``/``mod8``: 2, 4 or 8 words in different banks (16, 8, 4 lanes each);
 - ``mod2b``/``mod4b``/``mod8b``: 2, 4 or 8 words of bank 0 (32 words apart).
 
-What cudalint assumes until this is measured (docs/bank-model.md, "32-bit atomics"):
-a per-lane instruction costs the most lanes one bank serves (same_r 32, mod2 16, mod2b 32,
-mod4 8, mod4b 32, mod8 4, mod8b 32; measured so far for EXCH on one word and for ADD with
-2, 4 and 8 lanes per word); ``atomicAdd(p, 1u)`` with the result unused (ATOMS.POPC.INC)
-costs the distinct words per bank (1, 1, 2, 1, 4, 1, 8); atomicCAS twice the lanes with
-an ideal of lanes + 1; the compile-time uniform integer forms 1. Float atomicAdd where
-lanes share a word is reported unknown (the loop's trip count depends on contention).
+Measured on the H100 (bench/accuracy/results/sm90_atomics_same_addr.json); the per-warp
+rows (``--rows``: tests/data/hw/sm90_atomics_same_addr.jsonl) are what cudalint's costs
+are tested against (tests/test_atomics_same_addr.py, docs/bank-model.md "32-bit atomics").
 
 The float kernels hold an LDS and an ATOMS.CAST.SPIN on the measured line, so the
 runner's SASS check reads ``mixed-kinds`` and does not score them: read their per
@@ -29,7 +25,10 @@ GENERATED: edit this script, then rerun it.
 
 from __future__ import annotations
 
+import argparse
+import json
 from pathlib import Path
+from typing import Any
 
 PATTERNS = {
     "same_c": "0",
@@ -117,7 +116,93 @@ int main() {
     return "".join(parts)
 
 
-def main() -> None:
+# --------------------------------------------------------------- measured rows
+
+#: The CUDA type of each kernel's ``h`` as clang spells it canonically.
+CANONICAL = {"unsigned": "unsigned int", "int": "int", "float": "float"}
+ROWS = (Path(__file__).resolve().parents[2] / "tests" / "data" / "hw"
+        / "sm90_atomics_same_addr.jsonl")
+
+
+#: PATTERNS as Python: the word lane t (0..31) of the one-warp block updates.
+INDEX = {
+    "same_c": lambda t: 0,
+    "same_r": lambda t: t // 32,
+    "mod2": lambda t: t % 2,
+    "mod2b": lambda t: 32 * (t % 2),
+    "mod4": lambda t: t % 4,
+    "mod4b": lambda t: 32 * (t % 4),
+    "mod8": lambda t: t % 8,
+    "mod8b": lambda t: 32 * (t % 8),
+}
+
+
+def opcode(sass: str) -> str:
+    toks = sass.split()
+    return toks[1] if toks[0].startswith("@") else toks[0]
+
+
+def rows(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """tests/data/hw rows from run_gpu.py's results for atomics_same_addr.cu.
+
+    Per warp (132 one-warp blocks). ``wavefronts`` are the atomic pipe's kernel totals;
+    ``ideal_wavefronts`` is Nsight Compute's per-instruction ideal where the kernel
+    totals give none that means one (ATOMS.CAS: run_gpu.cas_ideal) and for the float
+    loop (the ideal of one trip). ``trips``: executions of the atomic instruction per
+    warp (the float loop's ATOMS.CAST.SPIN runs once per trip); ``lds_wavefronts``: the
+    float loop's LDS per warp (the kernel's loads minus the one-lane read-back).
+    """
+    out = []
+    by_id = {a["id"]: a for a in results["accesses"]}
+    for variant, (element, stmt, used) in VARIANTS.items():
+        for pattern in PATTERNS:
+            a = by_id[f"sam_{variant}_{pattern}"]
+            warps = a["launch"]["warps"]
+            atom = a["kernel_totals"]["atom"]
+            ld = a["kernel_totals"]["ld"]
+            sc = a["source_counters"]
+            trips = atom["instructions"] / warps
+            row: dict[str, Any] = {
+                "id": a["id"],
+                "op": stmt.split("(")[0].split("= ")[-1],
+                "value_type": CANONICAL[element],
+                "operand": "1u" if "1u" in stmt else "v",
+                "result_used": used,
+                "uniform_address": PATTERNS[pattern] == "0",
+                "tag": pattern,
+                "width": 4,
+                "active_mask": 0xFFFFFFFF,
+                "element_index": [INDEX[pattern](t) for t in range(32)],
+                "sass": sorted({opcode(x["text"]) for x in a["sass"]}),
+                "trips": int(trips),
+            }
+            assert trips == int(trips), a["id"]
+            if element == "float":
+                assert ld["instructions"] == atom["instructions"] + warps, a["id"]
+                row["wavefronts"] = round(atom["wavefronts"] / warps)
+                row["ideal_wavefronts"] = round(sc["ideal_raw"])  # per trip
+                row["lds_wavefronts"] = round((ld["wavefronts"] - warps) / warps)
+                row["source"] = "kernel-totals; ideal: source-counters (one trip)"
+            else:
+                m = a["measured"]
+                row["wavefronts"] = m["wavefronts"]
+                row["ideal_wavefronts"] = m["ideal_wavefronts"]
+                row["source"] = "kernel-totals" + (
+                    "; ideal: source-counters" if m.get("ideal_from") else "")
+            out.append(row)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--rows", metavar="RESULTS_JSON",
+                    help=f"write {ROWS.name} from run_gpu.py's results instead")
+    args = ap.parse_args(argv)
+    if args.rows:
+        data = rows(json.loads(Path(args.rows).read_text()))
+        ROWS.write_text("".join(json.dumps(r) + "\n" for r in data))
+        print(f"wrote {ROWS} ({len(data)} rows)")
+        return
     path = Path(__file__).with_name("atomics_same_addr.cu")
     text = render()
     path.write_text(text)

@@ -89,6 +89,19 @@ def c(name: str, what: str, setup: str, indices: tuple[str, ...] = (), **kw: str
     return Case(name, what, setup, indices, **kw)
 
 
+def _loop(header: str, load: str, extra: str = "") -> str:
+    """A loop body summing ``load`` (``extra`` is a statement before it, in the body)."""
+    inner = f"{{ {extra} acc += {load}; }}" if extra else f"acc += {load};"
+    return f"float acc = 0.f;\n{header} {inner}\nout[t] = acc;"
+
+
+
+def _store_loop(index: str) -> str:
+    """``p[index] = in[k]`` for k < 8, then one read back (not counted)."""
+    return (f"for (int k = 0; k < 8; ++k) p[{index}] = in[k];\n"
+            "__syncthreads();\nout[t] = p[t ^ 5];")
+
+
 CASES: list[Case] = [
     # --- static arrays: nvcc places them and raises their alignment as it needs
     c("st_pair", "static float s[]: s[2t], s[2t+1]", f"{S} T* p = SM;", PAIR),
@@ -286,6 +299,95 @@ CASES: list[Case] = [
       f"{D} T* p = SM + 2 * C;",
       body="float acc = 0.f;\n#pragma unroll\nfor (int k = 0; k < 2; ++k) acc += p[2 * t + k];"
            "\nout[t] = acc;"),
+    # --- constant-trip loops without #pragma unroll: nvcc unrolls them fully, then
+    # merges neighbouring iterations' accesses where it can prove the alignment
+    c("loop_8", "static: k<8: acc += s[8t+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 8; ++k)", "p[8 * t + k]")),
+    c("loop_8_uint", "static: unsigned k<8 (SGEMM): r[k] = s[8t+k]", f"{S} T* p = SM;",
+      body="float r[8];\nfor (unsigned k = 0; k < 8; ++k) r[k] = p[8 * t + k];\n"
+           "out[t] = r[0] * r[1] + r[2] * r[3] + r[4] * r[5] + r[6] * r[7];"),
+    c("loop_2", "static: k<2: s[2t+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 2; ++k)", "p[2 * t + k]")),
+    c("loop_6", "static: k<6: s[8t+k] (not a multiple of 4)", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 6; ++k)", "p[8 * t + k]")),
+    c("loop_3", "static: k<3: s[4t+k] (three of four)", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 3; ++k)", "p[4 * t + k]")),
+    c("loop_start1", "static: 1<=k<5: s[8t+k] (odd start)", f"{S} T* p = SM;",
+      body=_loop("for (int k = 1; k < 5; ++k)", "p[8 * t + k]")),
+    c("loop_start2", "static: 2<=k<6: s[8t+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 2; k < 6; ++k)", "p[8 * t + k]")),
+    c("loop_le", "static: k<=7: s[8t+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k <= 7; ++k)", "p[8 * t + k]")),
+    c("loop_down", "static: k=7..0: s[8t+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 7; k >= 0; --k)", "p[8 * t + k]")),
+    c("loop_stride2", "static: k<4: s[8t+2k] (element stride 2)", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 4; ++k)", "p[8 * t + 2 * k]")),
+    c("loop_step2", "static: k<8 step 2: s[8t+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 8; k += 2)", "p[8 * t + k]")),
+    c("loop_row", "static float s[][8]: k<8: s[t][k]", "__shared__ T SM[512][8];",
+      body=_loop("for (int k = 0; k < 8; ++k)", "SM[t][k]")),
+    c("loop_C", "static: k<4: s[4t+C+k] (runtime offset)", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 4; ++k)", "p[4 * t + C + k]")),
+    c("loop_4C", "static: k<4: s[4t+4C+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 4; ++k)", "p[4 * t + 4 * C + k]")),
+    c("loop_2C", "static: k<4: s[4t+2C+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 4; ++k)", "p[4 * t + 2 * C + k]")),
+    c("loop_32", "static: k<32: s[32t+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 32; ++k)", "p[32 * t + k]")),
+    c("loop_runtime", "static: k<C (runtime trip): s[k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < C; ++k)", "p[t + k * 64]")
+      .replace("p[t + k * 64]", "p[k]")),
+    c("loop_nested_rt", "static: j<C, k<8: s[128j+8t+k]", f"{S} T* p = SM;",
+      body=_loop("for (int j = 0; j < C; ++j)\nfor (int k = 0; k < 8; ++k)",
+                 "p[128 * j + 8 * (t % 16) + k]")),
+    c("loop_nested", "static: j<2, k<2: s[8t+4j+k] (both unrolled)", f"{S} T* p = SM;",
+      body=_loop("for (int j = 0; j < 2; ++j)\nfor (int k = 0; k < 2; ++k)",
+                 "p[8 * t + 4 * j + k]")),
+    c("loop_pragma1", "static: #pragma unroll 1, k<8: s[8t+k]", f"{S} T* p = SM;",
+      body=_loop("#pragma unroll 1\nfor (int k = 0; k < 8; ++k)", "p[8 * t + k]")),
+    c("loop_sync", "static: k<4: s[4t+k] with a barrier in the body", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 4; ++k)", "p[4 * t + k]", "__syncthreads();")),
+    c("loop_if", "static: k<4: if (in[k] > 0) acc += s[4t+k]", f"{S} T* p = SM;",
+      body="float acc = 0.f;\nfor (int k = 0; k < 4; ++k)\n"
+           "  if (in[k] > 0.f) acc += p[4 * t + k];\nout[t] = acc;"),
+    c("loop_store", "static: k<4: store s[4t+k]", f"{S} T* p = SM;",
+      body="for (int k = 0; k < 4; ++k) p[4 * t + k] = in[t * 4 + k];\n"
+           "__syncthreads();\nout[t] = p[t ^ 5];", kind="store"),
+    c("loop_dyn", "extern: k<8: s[8t+k]", f"{D} T* p = SM;",
+      body=_loop("for (int k = 0; k < 8; ++k)", "p[8 * t + k]")),
+    c("loop_dyn_C", "extern p = s + C: k<4: p[4t+k]", f"{D} T* p = SM + C;",
+      body=_loop("for (int k = 0; k < 4; ++k)", "p[4 * t + k]")),
+    c("loop_half", "static half: k<4: s[4t+k]", f"{S} T* p = SM;", type="half",
+      body="float acc = 0.f;\nfor (int k = 0; k < 4; ++k) acc += __half2float(p[4 * t + k]);"
+           "\nout[t] = acc;"),
+    c("loop_pairs", "static: k<2: s[8t+2k], s[8t+2k+1] (pairs become a quad)",
+      f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 2; ++k)", "p[8 * t + 2 * k] * p[8 * t + 2 * k + 1]")),
+    c("loop_store_between", "static: k<8: s[2048+t] = acc; acc += s[8t+k]", f"{S} T* p = SM;",
+      body=_loop("for (int k = 0; k < 8; ++k)", "p[8 * t + k]", "p[4096 + t] = acc;")
+      .replace("4096 + t", "2048 + t")),
+    c("loop_unroll4", "static: #pragma unroll 4, k<16: s[16t+k]", f"{S} T* p = SM;",
+      body=_loop("#pragma unroll 4\nfor (int k = 0; k < 16; ++k)", "p[16 * t + k]")),
+    c("loop_unroll16", "static: #pragma unroll 16, k<16: s[16t+k]", f"{S} T* p = SM;",
+      body=_loop("#pragma unroll 16\nfor (int k = 0; k < 16; ++k)", "p[16 * t + k]")),
+    c("loop_128", "static: k<128: s[128t+k]", "__shared__ T SM[8192]; T* p = SM;",
+      body=_loop("for (int k = 0; k < 128; ++k)", "p[128 * (t % 32) + k]")),
+    c("loop_ptr_walk", "static: q = &s[32t], k<4: acc += *q; q += 1", f"{S} T* p = SM;",
+      body="float acc = 0.f;\nconst T* q = p + 32 * t;\n"
+           "for (int k = 0; k < 4; ++k) { acc += *q; q += 1; }\nout[t] = acc;"),
+    # --- falling offsets: the grouping depends on how the index is written
+    c("loop_desc_odd", "static: k<8: store s[1023-32t-k]", f"{S} T* p = SM;", kind="store",
+      body=_store_loop("1023 - 32 * t - k")),
+    c("loop_desc_7", "static: k<8: store s[7-32t-k]", f"{S} T* p = SM + 1024;", kind="store",
+      body=_store_loop("7 - 32 * t - k")),
+    c("loop_desc_even", "static: k<8: store s[1024-32t-k]", f"{S} T* p = SM;", kind="store",
+      body=_store_loop("1024 - 32 * t - k")),
+    c("loop_desc_neg_first", "static: k<8: store s[-32t+7-k]", f"{S} T* p = SM + 1024;",
+      kind="store", body=_store_loop("-32 * t + 7 - k")),
+    c("loop_desc_plus", "static: k<8: store s[1016-32t+k]", f"{S} T* p = SM;", kind="store",
+      body=_store_loop("1016 - 32 * t + k")),
+    c("loop_desc_lane_up", "static: k<8: store s[32t+7-k]", f"{S} T* p = SM;", kind="store",
+      body=_store_loop("32 * t + 7 - k")),
 ]
 
 #: CUDA 13.0 (V13.0.88, sm_90): the probed kind's shared instructions in each case's SASS.
@@ -391,6 +493,44 @@ RECORDED = {
     "st_unroll_quad": "LDS.128 x1",
     "dyn_unroll_C": "LDS x4",
     "dyn_unroll_2C": "LDS.64 x1",
+    "loop_8": "LDS.128 x2",
+    "loop_8_uint": "LDS.128 x2",
+    "loop_2": "LDS.64 x1",
+    "loop_6": "LDS.128 x1, LDS.64 x1",
+    "loop_3": "LDS.128 x1",
+    "loop_start1": "LDS x1, LDS.128 x1",
+    "loop_start2": "LDS.64 x2",
+    "loop_le": "LDS.128 x2",
+    "loop_down": "LDS.128 x2",
+    "loop_stride2": "LDS x4",
+    "loop_step2": "LDS x4",
+    "loop_row": "LDS.128 x2",
+    "loop_C": "LDS x4",
+    "loop_4C": "LDS.128 x1",
+    "loop_2C": "LDS.64 x2",
+    "loop_32": "LDS.128 x8",
+    "loop_runtime": "LDS x1, LDS.128 x7",
+    "loop_nested_rt": "LDS.128 x10",
+    "loop_nested": "LDS.64 x2",
+    "loop_pragma1": "LDS x1",
+    "loop_sync": "LDS x4",
+    "loop_if": "LDS x4",
+    "loop_store": "STS.128 x1",
+    "loop_dyn": "LDS.128 x2",
+    "loop_dyn_C": "LDS x4",
+    "loop_half": "LDS.64 x1",
+    "loop_pairs": "LDS.128 x1",
+    "loop_store_between": "LDS x1, LDS.128 x2",
+    "loop_unroll4": "LDS.64 x2",
+    "loop_unroll16": "LDS.128 x4",
+    "loop_128": "LDS.128 x32",
+    "loop_ptr_walk": "LDS.128 x1",
+    "loop_desc_odd": "STS x8",
+    "loop_desc_7": "STS x8",
+    "loop_desc_even": "STS x2, STS.128 x1, STS.64 x1",
+    "loop_desc_neg_first": "STS.128 x2",
+    "loop_desc_plus": "STS.128 x2",
+    "loop_desc_lane_up": "STS.128 x2",
 }
 
 WIDTH_SUFFIX = re.compile(r"\b(LDS|STS)((?:\.[A-Z0-9]+)*)(?=[\s;])")

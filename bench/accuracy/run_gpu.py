@@ -755,6 +755,22 @@ def counters_disagree(hw: dict[str, Any], sc: dict[str, Any], tol: float = 0.1) 
     return False
 
 
+def is_cas(sass: str) -> bool:
+    """ATOMS.CAS (not the float loop's ATOMS.CAST.SPIN)."""
+    toks = sass.split()
+    if toks and toks[0].startswith("@"):
+        toks = toks[1:]
+    return bool(toks) and toks[0].split(".")[:2] == ["ATOMS", "CAS"]
+
+
+def cas_ideal(hw: dict[str, Any], sc: dict[str, Any]) -> dict[str, Any]:
+    """ATOMS.CAS costs two wavefronts per lane it serves; the kernel's bank-conflict
+    counter counts one conflict per extra pass, so wavefronts minus conflicts reads
+    k + 1 for k lanes of one bank. Nsight Compute's per-instruction ideal (2) is the
+    ideal: the kernel totals' wavefronts with the source counters' ideal."""
+    return {**hw, "ideal_raw": sc["ideal_raw"], "ideal_from": "source-counters"}
+
+
 def per_warp(total: float | None, execs: float | None) -> float | None:
     if total is None or not execs:
         return None
@@ -1080,12 +1096,16 @@ def assemble_file(
             rec["source_counters_attribution"] = "layout"
             by_addr = rows_by_address(report, sfn, cols, lined.get(fname or "", []))
             if by_addr is not None:
-                # ncu's SASS rows mapped through the compiler's line table by offset
-                rows = [
-                    cells
-                    for ins, cells in by_addr
-                    if ins.line == mk.line and same_file(ins.file, mk.file)
-                ]
+                # ncu's SASS rows mapped through the compiler's line table by offset. ncu
+                # prints each SASS row twice per CUDA line, and again under an inlined
+                # header's "File Path" (atomicAdd's body): one row per offset.
+                seen: set[int] = set()
+                rows = []
+                for ins, cells in by_addr:
+                    if ins.line == mk.line and same_file(ins.file, mk.file) \
+                            and ins.offset not in seen:
+                        seen.add(ins.offset)
+                        rows.append(cells)
                 rec["source_counters_attribution"] = "address"
             line_row = next((r.cells for r in report.line_rows if here(r)), {})
             shared_rows = []
@@ -1146,6 +1166,10 @@ def assemble_file(
             primary = ("kernel-totals", hw_meas)
         elif sc_meas and sc_meas["wavefronts_raw"] is not None:
             primary = ("source-counters", sc_meas)
+        if primary and primary[0] == "kernel-totals" and sc_meas \
+                and sc_meas.get("ideal_raw") is not None \
+                and any(is_cas(x["text"]) for x in rec["sass"] or []):
+            primary = ("kernel-totals", cas_ideal(primary[1], sc_meas))
         if primary:
             m = primary[1]
             rec["measured"] = {
@@ -1155,6 +1179,7 @@ def assemble_file(
                 "ideal_wavefronts": rounded(m["ideal_raw"]),
                 "wavefronts_raw": m["wavefronts_raw"],
                 "ideal_raw": m["ideal_raw"],
+                **({"ideal_from": m["ideal_from"]} if "ideal_from" in m else {}),
             }
             if (
                 not mk.warps  # with warps= the average is the mean of unequal warps

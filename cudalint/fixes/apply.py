@@ -11,17 +11,15 @@ file in the same directory, renamed over the original, with the original's mode.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import os
-import stat
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from cudalint.api import FileReport, check_file
 from cudalint.diagnostics import Applicability, Edit, Fix
 from cudalint.fixes.source import offset_of
+from cudalint.fsutil import WriteError, write_file
 from cudalint.options import Options
 from cudalint.rules import DEFAULT_SELECTION, RuleSelection
 
@@ -197,36 +195,32 @@ def unified_diff(path: str, before: bytes, after: bytes) -> str:
     return "".join(out)
 
 
-def write_atomically(path: str, data: bytes, expected: bytes) -> None:
-    """Replace ``path`` by ``data`` if it still holds ``expected``; keep its mode.
+def unified_diff_bytes(path: str, before: bytes, after: bytes) -> bytes:
+    """``unified_diff`` of the files' own bytes: a file that is not UTF-8 keeps its
+    bytes, so that ``git apply`` / ``patch`` accept the diff."""
+    a = before.splitlines(keepends=True)
+    b = after.splitlines(keepends=True)
+    name = os.fsencode(path)
+    lines = difflib.diff_bytes(difflib.unified_diff, a, b,
+                               fromfile=b"a/" + name, tofile=b"b/" + name)
+    out = []
+    for line in lines:
+        out.append(line if line.endswith(b"\n") else line + b"\n\\ No newline at end of file\n")
+    return b"".join(out)
 
-    A symbolic link is followed: the file it names is replaced, the link kept.
+
+def write_atomically(path: str, data: bytes, expected: bytes,
+                     within: Sequence[str] | None = None) -> None:
+    """Replace ``path`` by ``data`` if it still holds ``expected`` (``fsutil.write_file``).
+
+    A symbolic link is followed (the file it names is replaced, the link kept) when it
+    leads inside ``within`` (``None``: anywhere); read-only and hard-linked files are
+    refused.
     """
-    target = os.path.realpath(path)
     try:
-        with open(target, "rb") as f:
-            current = f.read()
-        st = os.stat(target)
-    except OSError as exc:
-        raise FixError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if current != expected:
-        raise FixError(f"{path} changed since it was analyzed; not written")
-    directory = os.path.dirname(target)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".cudalint-", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise FixError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, stat.S_IMODE(st.st_mode))
-        os.replace(tmp, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise FixError(f"cannot write {path}: {exc.strerror or exc}") from None
+        write_file(path, data, expected=expected, within=within)
+    except WriteError as exc:
+        raise FixError(str(exc)) from None
 
 
 def fix_reports(reports: Sequence[FileReport], options: Options, *, unsafe: bool,

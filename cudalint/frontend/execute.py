@@ -33,7 +33,7 @@ import ctypes
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Union
 
 import clang.cindex as ci
@@ -88,7 +88,10 @@ from cudalint.frontend.cursors import (
     split_top_level,
     strip,
 )
-from cudalint.frontend.tree import Node, build
+from cudalint.frontend.tree import Node, build, top_level
+from cudalint.frontend.wmma import Fragment as WmmaFragment
+from cudalint.frontend.wmma import lane_offset as wmma_lane_offset
+from cudalint.frontend.wmma import lower as wmma_lower
 from cudalint.ir import (
     INT,
     LONG,
@@ -134,14 +137,24 @@ ASYNC_COPIES = {
     "memcpy_async": -1,
     "__cp_async": 0,
 }
-#: Tensor-core loads/stores that take a shared pointer: their cost is not modelled.
+#: Tensor-core fragment loads/stores (nvcuda::wmma): modelled by cudalint.frontend.wmma.
 MATRIX_CALLS = {"load_matrix_sync": LOAD, "store_matrix_sync": STORE}
+#: wmma fragment element types by their unqualified spelling.
+_WMMA_ELEMENTS = {
+    "half": "half", "__half": "half", "__nv_bfloat16": "bf16", "nv_bfloat16": "bf16",
+    "tf32": "tf32", "float": "float", "int": "int", "signed char": "s8",
+    "unsigned char": "u8", "double": "double",
+}
 
 _SHARED_ASM = re.compile(
     r"\b(ldmatrix|stmatrix|cp\.async|cp\.reduce\.async|ld\.shared|st\.shared|atom\.shared"
     r"|red\.shared|ld\.volatile\.shared|st\.volatile\.shared|ld\.[\w.]*shared|st\.[\w.]*shared"
     r"|atom\.[\w.]*shared|red\.[\w.]*shared|mbarrier|wgmma|tcgen05)"
 )
+
+#: ``#pragma unroll``, ``#pragma unroll N`` / ``(N)``. nvcc 13 ignores ``#pragma nounroll``
+#: (a warning) and unrolls the loop all the same.
+_UNROLL_PRAGMA = re.compile(r"#\s*pragma\s+unroll\b\s*\(?\s*(0[xX][0-9a-fA-F]+|\d+)?")
 
 #: One PTX instruction of an asm template that touches shared memory, by its opcode.
 _PTX_SHARED_OP = re.compile(
@@ -618,6 +631,33 @@ def _trip_count(d: Induction) -> int | None:
     return n
 
 
+def _known_parts(d: Induction) -> bool:
+    """Whether a counter's start, step and bound are constants or the block shape: the
+    model enumerates its values for each block shape."""
+    return d.cmp is not None and d.bound is not None and all(
+        isinstance(x, Const) or (isinstance(x, Sym) and x.name.startswith("blockDim."))
+        for part in (d.start, d.step, d.bound) if part is not None
+        for x in _nodes(part) if not isinstance(x, Binary | Unary | Cast))
+
+
+def _geometric_shift(d: Induction, t: IntType) -> tuple[bool, int] | None:
+    """(left, c) for a counter that is shifted by ``c`` bits each iteration (``s <<= c``,
+    ``s *= 2^c``, ``s >>= c``, ``s /= 2^c`` from a start that is not negative), so that
+    its value in iteration ``k`` is ``start << c*k`` or ``start >> c*k``; None otherwise."""
+    if not isinstance(d.step, Const):
+        return None
+    f = d.step.value
+    if d.op in ("<<", ">>"):
+        c = f if 0 < f < t.bits else None
+    elif d.op in ("*", "/"):
+        c = f.bit_length() - 1 if f > 1 and f & (f - 1) == 0 else None
+    else:
+        return None
+    if c is None or (d.op == "/" and t.signed and _bounds(d.start) is None):
+        return None
+    return d.op in ("<<", "*"), c
+
+
 @dataclass(frozen=True)
 class _Closed:
     """A loop-carried value in closed form: ``build(it)`` is its value at the top of
@@ -667,6 +707,9 @@ class Executor:
         self.ret_ptrs: list[Ptr | None] = []
         #: The shared pointer an inlined call returned, by id() of the call's Node.
         self.call_ptrs: dict[int, Ptr | None] = {}
+        #: The class template arguments a member function call runs with, by id() of
+        #: the call's Node (see ``method_target``).
+        self.method_envs: dict[int, Env] = {}
         self.carved: dict[int, SharedArray] = {}
         self.loop_assigned_cache: dict[int, set[int]] = {}
         #: Integer locals holding a shared-window address (``__cvta_generic_to_shared``).
@@ -876,8 +919,14 @@ class Executor:
             ie = self.expr(idx)
             loc.type = n.type
             if loc.indices is not None and loc.decl is not None:
-                loc.indices.append(ie)  # a plain chain: loc_offset computes the offset
-                return loc
+                if len(loc.indices) < loc.decl.ndim:
+                    loc.indices.append(ie)  # a plain chain: loc_offset computes the offset
+                    return loc
+                # A subscript inside the element (``extern __shared__ T s[][N]``: the
+                # element is ``T[N]``): C's row-major offset, in bytes from here on.
+                loc.offset = self.loc_offset(loc)
+                loc.indices = None
+                loc.member_offset = 0
             size = self.type_bytes(elem_t)
             if size is None:
                 loc.unknown = loc.unknown or "element size depends on a template parameter"
@@ -891,6 +940,10 @@ class Executor:
             children = n.children
             if len(children) != 1:
                 return None
+            ref = n.referenced
+            if ref is not None and ref.kind in (K.CXX_METHOD, K.CONVERSION_FUNCTION,
+                                                K.FUNCTION_TEMPLATE):
+                return None  # ``h.operator float`` names a function, not a place
             base = strip(children[0])
             if base.ckind == TK.POINTER.value:
                 p = self.ptr_value(children[0])
@@ -990,6 +1043,22 @@ class Executor:
         if kind == N.CALL:
             if id(n) in self.call_ptrs:
                 return self.call_ptrs[id(n)]  # an inlined helper returning a pointer
+            if n.ckind in DEPENDENT_KINDS and call_name(n) in ("operator+", "operator-"):
+                # In a template body ``s + i`` on an array of dependent size, or ``(T *)s
+                # + i``, is an unresolved operator call: the array decays, as it will
+                # when instantiated; a pointer advances by its pointee's size.
+                ops = [ch for ch in n.children if ch.is_expr and not is_callee_ref(ch)]
+                if len(ops) == 2:
+                    arrays = [TK.from_id(strip(o).ckind) in ARRAY_TYPES
+                              or strip(o).ckind == TK.POINTER.value for o in ops]
+                    if arrays[0] and node_int_type(ops[1]) is not None:
+                        p = self.ptr_value(ops[0])
+                        return None if p is None else self.advance(
+                            p, self.expr(ops[1]), call_name(n)[-1])
+                    if arrays[1] and call_name(n) == "operator+" \
+                            and node_int_type(ops[0]) is not None:
+                        p = self.ptr_value(ops[1])
+                        return None if p is None else self.advance(p, self.expr(ops[0]), "+")
             return self.conversion_ptr(n)
         return None
 
@@ -1032,8 +1101,13 @@ class Executor:
 
     def class_env(self, n: Node, tmpl: ci.Cursor) -> Env:
         """The template arguments ``Cls<A, B>`` names, read with the caller's own."""
+        return self.class_args(self.w.slice(n.extent), tmpl)
+
+    def class_args(self, text: str, tmpl: ci.Cursor) -> Env:
+        """The template arguments of ``tmpl`` that ``text`` (``Cls<A, B>``, source or a
+        type's spelling) names, read with the caller's own."""
         env = Env()
-        m = re.search(r"<(.*)>", self.w.slice(n.extent), re.S)
+        m = re.search(r"<(.*)>", text, re.S)
         if m is None:
             return env
         params = [ch for ch in tmpl.get_children() if ch.kind in (
@@ -1068,11 +1142,186 @@ class Executor:
         if body is not None:
             parent = cursor.semantic_parent
             owner = str(parent.spelling) if parent is not None else ""
-            name = f"{owner}::operator {cursor.result_type.spelling}"
+            name = (f"{owner}::operator {cursor.result_type.spelling}"
+                    if cursor.kind == K.CONVERSION_FUNCTION else f"{owner}::{cursor.spelling}")
             fn = Function(node, name, False, True, [], body)
             self.w._scan_function(fn)
         cache[k] = fn
         return fn
+
+    def method_target(self, c: Node, nargs: int) -> tuple[Function, Env] | None:
+        """The member function a call ``obj.f(...)`` or ``p->f(...)`` runs, and the class
+        template arguments to run it with.
+
+        Resolved (an object of a concrete class): the method clang names; an implicit
+        instantiation's body is already instantiated. In a template body on an object of
+        a class template's type (NVIDIA's ``SharedMemory<T> smem; smem.getPointer()``):
+        the class's arguments are read with the caller's (T = float); the explicit
+        specialization ``SharedMemory<float>`` runs its own member, and with none the
+        primary template's member runs with those arguments. A partial specialization,
+        or arguments that cannot be compared, leave the call unresolved (not guessed)."""
+        ref = c.referenced
+        if ref is not None:
+            if ref.kind != K.CXX_METHOD or not is_from_project(ref):
+                return None
+            owner = ref.semantic_parent
+            if owner is None or "(lambda at " in str(owner.type.spelling) \
+                    or not str(owner.spelling):
+                return None  # a lambda's body reads its captures: not run here
+            fn = self.member_function(self.definition(ref))
+            return (fn, Env()) if fn is not None and fn.body is not None else None
+        if not c.children:
+            return None
+        member = strip(c.children[0])
+        if member.kind != N.MEMBER_REF or member.referenced is not None:
+            return None
+        bases = member.expr_children()
+        tokens = [str(t.spelling) for t in member.cursor.get_tokens()]
+        if len(bases) != 1 or len(tokens) < 3 or tokens[-2] not in (".", "->") \
+                or not tokens[-1].isidentifier():
+            return None  # ``obj.template f<X>()``, ``obj.operator()``: not followed
+        name = tokens[-1]
+        t = strip(bases[0]).type
+        if tokens[-2] == "->":
+            t = t.get_pointee()
+        decl = t.get_declaration()
+        if decl is None or decl.kind not in (K.CLASS_TEMPLATE, K.STRUCT_DECL, K.CLASS_DECL) \
+                or not is_from_project(decl):
+            return None
+        if decl.kind != K.CLASS_TEMPLATE:
+            found = self.method_named(decl, name, nargs)
+            return (found, Env()) if found is not None else None
+        params = [ch for ch in decl.get_children() if ch.kind in (
+            K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER,
+            K.TEMPLATE_TEMPLATE_PARAMETER)]
+        env = self.class_args(str(t.spelling), decl)
+        if any(p.kind == K.TEMPLATE_TEMPLATE_PARAMETER for p in params) \
+                or len(env.types) + len(env.values) != len(params):
+            return None  # an argument not known here: which specialization runs is not
+        specs = self.specializations(decl)
+        if any(s.kind == K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION for s in specs):
+            return None
+        matches: list[ci.Cursor] = []
+        for spec in specs:
+            same = self.same_arguments(spec, params, env)
+            if same is None:
+                return None
+            if same:
+                matches.append(spec)
+        if len(matches) > 1:
+            return None
+        if matches:
+            found = self.method_named(matches[0], name, nargs)
+            return (found, Env()) if found is not None else None
+        found = self.method_named(decl, name, nargs)
+        if found is None:
+            return None
+        env.label = ", ".join([*(f"{k}={v[0]}" for k, v in env.types.items()),
+                               *(f"{k}={v}" for k, v in env.values.items())])
+        return found, env
+
+    @staticmethod
+    def definition(cursor: ci.Cursor) -> ci.Cursor:
+        """The definition of a member declared in its class and defined outside it."""
+        d = cursor.get_definition()
+        return d if d is not None and d._kind_id == cursor._kind_id else cursor
+
+    def method_named(self, cls: ci.Cursor, name: str, nargs: int) -> Function | None:
+        """The one member function ``name`` of ``cls`` that takes ``nargs`` arguments."""
+        cands = []
+        for ch in cls.get_children():
+            if ch.spelling != name:
+                continue
+            if ch.kind == K.FUNCTION_TEMPLATE:
+                return None  # a member template: its arguments are not deduced here
+            if ch.kind == K.CXX_METHOD and len(list(ch.get_arguments())) == nargs:
+                cands.append(ch)
+        if len(cands) != 1:
+            return None  # overloads told apart by argument types: not guessed
+        fn = self.member_function(self.definition(cands[0]))
+        return fn if fn is not None and fn.body is not None else None
+
+    def specializations(self, tmpl: ci.Cursor) -> list[ci.Cursor]:
+        """The explicit and partial specializations of class template ``tmpl``, looked
+        for in the namespace it is declared in (all of that namespace's blocks)."""
+        cache = self.w.class_specializations
+        k = key_of(tmpl)
+        if k in cache:
+            return cache[k]
+        path: list[str] = []
+        p = tmpl.semantic_parent
+        while p is not None and p.kind == K.NAMESPACE:
+            path.append(str(p.spelling))
+            p = p.semantic_parent
+        out: list[ci.Cursor] = []
+        cache[k] = out
+        if p is None or p.kind != K.TRANSLATION_UNIT:
+            return out  # a member template: its specializations are not looked for
+        path.reverse()
+        kinds = (K.STRUCT_DECL.value, K.CLASS_DECL.value,
+                 K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION.value)
+
+        def walk(parent: ci.Cursor, depth: int) -> None:
+            for ch in top_level(parent):
+                kind = ch._kind_id
+                if kind in (N.LINKAGE_SPEC, N.UNEXPOSED_DECL):
+                    walk(ch, depth)
+                elif depth < len(path):
+                    if kind == N.NAMESPACE and ch.spelling == path[depth]:
+                        walk(ch, depth + 1)
+                elif kind in kinds:
+                    spec = ci.conf.lib.clang_getSpecializedCursorTemplate(ch)
+                    if spec is not None and not 70 <= spec._kind_id <= 73 \
+                            and key_of(spec) == k:
+                        out.append(ch)
+
+        walk(self.w.tu.cursor, 0)
+        return out
+
+    def same_arguments(self, spec: ci.Cursor, params: list[ci.Cursor], env: Env) -> bool | None:
+        """Whether explicit specialization ``spec`` is the one ``env``'s arguments name
+        (None: an argument that cannot be compared)."""
+        st = spec.type
+        n = st.get_num_template_arguments()
+        if n != len(params):
+            return None
+        m = re.search(r"<(.*)>", str(spec.displayname), re.S)
+        texts = split_top_level(m.group(1)) if m else []
+        for i, p in enumerate(params):
+            if p.kind == K.TEMPLATE_TYPE_PARAMETER:
+                at = st.get_template_argument_type(i)
+                bound = env.types.get(str(p.spelling))
+                if at.kind == TK.INVALID or bound is None:
+                    return None
+                want = self.canonical_type_name(bound[0])
+                have = " ".join(str(at.get_canonical().spelling).split())
+                if want != have:
+                    return False
+            else:
+                value = env.values.get(str(p.spelling))
+                got = self.w.eval_text(texts[i]) if i < len(texts) else None
+                if value is None or got is None:
+                    return None
+                if value != got:
+                    return False
+        return True
+
+    def canonical_type_name(self, spelled: str) -> str:
+        """``uint`` → ``unsigned int``: a type name as clang spells its canonical type."""
+        aliases = {"unsigned": "unsigned int", "signed": "int", "signed int": "int",
+                   "short int": "short", "unsigned short int": "unsigned short",
+                   "long int": "long", "unsigned long int": "unsigned long",
+                   "long long int": "long long", "unsigned long long int": "unsigned long long"}
+        name = " ".join(spelled.replace("const ", "").replace("volatile ", "").split())
+        name = aliases.get(name, name)
+        if self.w.typedef_canon is None:
+            table: dict[str, str] = {}
+            for c in top_level(self.w.tu.cursor):
+                if c.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+                    table.setdefault(str(c.spelling), " ".join(
+                        str(c.type.get_canonical().spelling).split()))
+            self.w.typedef_canon = table
+        return self.w.typedef_canon.get(name, name)
 
     @staticmethod
     def pointee(t: ci.Type) -> ci.Type | None:
@@ -1206,14 +1455,21 @@ class Executor:
                     launch_params=tuple(sorted(self.root_env.params)),
                     indices=indices, element_offset=loc.member_offset + off,
                     region=self.region, order=self.order, volatile=volatile,
-                    matrix=matrix, **self.atomic_fields(kind),
+                    matrix=matrix, **self.atomic_fields(kind, loc.type),
                 ))
 
-    def atomic_fields(self, kind: str) -> dict[str, Any]:
+    def atomic_fields(self, kind: str, value_type: ci.Type) -> dict[str, Any]:
         if kind != "atomic" or self.atomic is None:
             return {}
         op, used, operand = self.atomic
-        return {"atomic_op": op, "atomic_result_used": used, "atomic_operand": operand}
+        def bare(t: ci.Type) -> str:
+            return str(t.spelling).replace("volatile ", "").replace("const ", "").strip()
+
+        spelled = bare(value_type)
+        bound = self.env.types.get(spelled)  # a template parameter: its argument
+        spelled = bound[0] if bound is not None else bare(value_type.get_canonical())
+        return {"atomic_op": op, "atomic_result_used": used, "atomic_operand": operand,
+                "atomic_value_type": spelled or None}
 
     # --- statements ----------------------------------------------------------------------
 
@@ -1238,7 +1494,11 @@ class Executor:
                     self.scan(ch, LOAD)
                     if node_int_type(ch) is not None:
                         value = self.expr(ch)
-                    elif ch.ckind == TK.POINTER.value:
+                    elif ch.ckind == TK.POINTER.value or (
+                            ch.ckind in DEPENDENT_KINDS and self.fn is not None
+                            and self.fn.node.cursor.result_type.get_canonical().kind
+                            == TK.POINTER):
+                        # ``return (T *)raw + i;`` in a template is of dependent type
                         self.ret_ptrs.append(self.ptr_value(ch))
             self.flush()
             self.returns.append((self.guards, value))
@@ -1713,6 +1973,7 @@ class Executor:
             closed = self.carried(kind, cond, body, inc, pre, entry, ind, line, saved_guards)
         n_before = len(self.accesses)
         order_before = self.order
+        regions_before = self._regions
         body_exits = Exits()
         for attempt in range(2):
             self.values = {**pre, **entry}
@@ -1741,6 +2002,10 @@ class Executor:
                 break
             del self.accesses[n_before:]
             self.order = order_before
+        counter = entry.get(ind[0]) if ind is not None else None
+        if self._regions == regions_before and isinstance(counter, Sym) \
+                and counter.induction is not None:
+            self.mark_unrolled(n, n_before, counter.name)
         end_vals = self.values
         self.values = dict(pre)
         for k in assigned:
@@ -1765,6 +2030,21 @@ class Executor:
         if body_exits.ret is not None:
             return Exits(ret=Opaque("return inside a loop", dedupe([body_exits.ret])))
         return Exits()
+
+    def mark_unrolled(self, n: Node, first: int, var: str) -> None:
+        """Mark the accesses from ``first`` on as the straight-line body of the ``for``
+        ``n`` counted by ``var`` (``Access.unrolled_by``), unless a ``#pragma unroll 1``
+        on the line before keeps the loop rolled."""
+        src = self.w.bytes_at(n.extent.start)
+        before = src[:int(n.extent.start.offset)].rstrip().rsplit(b"\n", 1)[-1].strip()
+        m = _UNROLL_PRAGMA.match(before.decode("utf-8", "replace"))
+        factor = int(m.group(1), 0) if m is not None and m.group(1) else 0
+        if factor == 1:
+            return
+        for i in range(first, len(self.accesses)):
+            a = self.accesses[i]
+            if a.region == self.region and a.unrolled_by is None:
+                self.accesses[i] = replace(a, unrolled_by=var, unroll_factor=factor)
 
     def counter(self, ind: tuple[int, str, Node, str | None, Node | None], start: Value,
                 line: int) -> Value:
@@ -1908,6 +2188,17 @@ class Executor:
                     it, exact = self.iteration(ind, counter, line, label, list(forms.values()))
             for k, f in forms.items():
                 entry[k] = f.build(it)
+            if ind is not None and isinstance(counter, Sym) and isinstance(it, Sym) \
+                    and it.induction is not None and it.induction.index:
+                # the counter in the same iteration number: d = start >> k beside
+                # offset = 1 << k, one k for both (enumerated together)
+                geo = _geometric_shift(it.induction, counter.type)
+                assert geo is not None
+                left, c = geo
+                amount = _affine(Const(0, INT), it, Const(c, INT), INT)
+                t = counter.type
+                entry[ind[0]] = fold(Binary("<<" if left else ">>",
+                                            _as_type(it.induction.start, t), amount, t))
         return set(forms)
 
     def closed_form(self, name: str, start: Value, v: Sym, end: Value | None,
@@ -2131,10 +2422,7 @@ class Executor:
                 and counter.induction.op in ("+", "-"):
             d = counter.induction
             t = counter.type
-            known = d.cmp is not None and d.bound is not None and all(
-                isinstance(x, Const) or (isinstance(x, Sym) and x.name.startswith("blockDim."))
-                for part in (d.start, d.step, d.bound) if part is not None
-                for x in _nodes(part) if not isinstance(x, Binary | Unary | Cast))
+            known = _known_parts(d)
             trip = _trip_count(d)
             if periodic is not None and (not known or (trip is not None and trip > _MAX_CYCLE)):
                 return periodic, False  # the model could not enumerate the counter
@@ -2145,6 +2433,13 @@ class Executor:
             step = _as_type(d.step, t)
             exact = known and (trip is None or trip <= _MAX_CYCLE)
             return (dist if step == Const(1, t) else fold(Binary("/", dist, step, t))), exact
+        if isinstance(counter, Sym) and counter.induction is not None and _known_parts(
+                counter.induction) and _geometric_shift(counter.induction, counter.type):
+            # a doubling or halving counter the model enumerates: the iteration number of
+            # that same sequence (the counter is rewritten in it, see ``carried``)
+            return Sym(f"k@L{line}:{counter.name}", INT, induction=Induction(
+                counter.induction.start, counter.induction.op, counter.induction.step,
+                counter.induction.cmp, counter.induction.bound, index=True)), True
         if periodic is not None:
             return periodic, False
         if counter is not None and ind is not None:
@@ -2348,6 +2643,10 @@ class Executor:
             fns = [f for f in self.w.functions_by_name.get(bound, ())
                    if f.body is not None and len(self.params(f)) == nargs]
             return fns[0] if len(fns) == 1 else None
+        method = self.method_target(c, nargs)
+        if method is not None:
+            self.method_envs[id(c)] = method[1]
+            return method[0]
         ref = self.callee(c)
         if ref is not None:
             return self.w.function_for(ref, name, nargs)
@@ -2363,6 +2662,22 @@ class Executor:
                 return None  # overloads told apart by argument types: not guessed
             found = fn
         return found
+
+    def target_env(self, c: Node, target: Function) -> Env:
+        """The template arguments the function a call runs takes: a member function's
+        are its class's; a function template's come from the call."""
+        env = self.method_envs.get(id(c))
+        if env is not None:
+            return env
+        # a template argument may name the caller's constants (``constexpr uint WSUBM =
+        # WM / WMITER;`` then ``f<WSUBM>(...)``): C++ allows only constants there, so a
+        # local whose value is a constant here is that constant
+        consts = {self.var_name(k): v.value for k, v in self.values.items()
+                  if isinstance(v, Const) and self.fn is not None and k in self.fn.vars}
+        caller = self.env
+        if consts:
+            caller = replace(self.env, values={**consts, **self.env.values})
+        return self.w.call_env(c, target, caller)
 
     def template_function(self, c: Node) -> str | None:
         """The function a call through a non-type template parameter runs
@@ -2469,6 +2784,9 @@ class Executor:
             self.emit(self.deref(p, p.pointee), role, node)
 
     def special_copy(self, c: Node, name: str, args: list[Node]) -> None:
+        if name in MATRIX_CALLS:
+            self.wmma(c, name, args)
+            return
         for a in args:
             self.scan(a, LOAD)
         role = MATRIX_CALLS.get(name, STORE)
@@ -2487,6 +2805,102 @@ class Executor:
                 self.emit(loc, role, c, unknown=reason, width=width)
             break
         self.new_region()
+
+    def wmma(self, c: Node, name: str, args: list[Node]) -> None:
+        """``load_matrix_sync(frag, p, ldm[, layout])`` / ``store_matrix_sync(p, frag, ldm,
+        layout)`` on shared memory: the accesses nvcc lowers the call to
+        (:mod:`cudalint.frontend.wmma`, measured on sm_90), one record per call."""
+        for a in args:
+            self.scan(a, LOAD)
+        store = name == "store_matrix_sync"
+        if len(args) < 3:
+            return
+        p = self.ptr_value(args[0] if store else args[1])
+        if p is None or p.pointee is None:
+            return  # global memory
+        self.new_region()
+        role = STORE if store else LOAD
+        loc = self.deref(p, p.pointee)
+        frag = self.fragment(args[1] if store else args[0], args[3] if len(args) > 3 else None)
+        low = wmma_lower(frag, store) if isinstance(frag, WmmaFragment) else frag
+        m = re.search(r"(\d+)", self.w.arch)
+        if not isinstance(low, str) and m is not None and int(m.group(1)) < 80:
+            low = (f"nvcc lowers wmma fragment accesses differently on {self.w.arch}; cudalint"
+                   " models sm_80 and newer (measured on sm_90)")
+        if isinstance(low, str):
+            self.emit(loc, role, c, unknown=f"'{name}': {low}", width=4)
+            self.new_region()
+            return
+        lane = fold(Binary("%", self.linear_thread(), Const(32, UINT), UINT))
+        loc.offset = _plus(loc.offset, wmma_lane_offset(low, lane, self.expr(args[2])))
+        saved = self.guards
+        if low.matrices and low.matrices < 4:  # LDSM .x1/.x2: lanes 8N.. give no row
+            self.guards = (*saved, Binary("<", lane, Const(8 * low.matrices, UINT), UINT))
+        try:
+            self.emit(loc, role, c, width=low.width, matrix=low.matrices > 0)
+        finally:
+            self.guards = saved
+        self.new_region()
+
+    def fragment(self, frag: Node, layout: Node | None) -> WmmaFragment | str:
+        """The ``nvcuda::wmma::fragment<Use, M, N, K, T[, Layout]>`` type of ``frag`` (with
+        the memory layout argument of an accumulator's load/store), or why it is not
+        known. Template parameters take the instantiation's arguments."""
+        t = frag.type
+        if t.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
+            t = t.get_pointee()
+        m = re.search(r"fragment\s*<(.*)>", t.spelling, re.S)
+        parts = split_top_level(m.group(1)) if m is not None else []
+        canon = t.get_canonical()
+        if len(parts) < 5:
+            return "the fragment's type is not known"
+
+        def last(text: str) -> str:
+            text = " ".join(text.replace("const", " ").split())
+            bound = self.env.types.get(text)
+            if bound is not None:
+                text = bound[0]
+            return text.split("::")[-1].strip()
+
+        ints: list[int] = []
+        for i, text in enumerate(parts[1:4], start=1):
+            v: int | None = None
+            if canon.get_num_template_arguments() == len(parts):
+                try:
+                    v = int(canon.get_template_argument_value(i))
+                except Exception:  # a dependent argument: read the text
+                    v = None
+            text = text.strip()
+            if v is None:
+                v = int(text) if text.isdigit() else self.env.values.get(text)
+            if v is None:
+                v = self.w.eval_text(text)
+            if v is None:
+                return f"the fragment's shape ('{text}') is not known"
+            ints.append(v)
+        elem_text = parts[4]
+        if canon.get_num_template_arguments() == len(parts):
+            et = canon.get_template_argument_type(4)
+            if et.kind != TK.INVALID and "type-parameter" not in et.spelling:
+                elem_text = et.spelling
+        elem = _WMMA_ELEMENTS.get(last(elem_text))
+        use = {"matrix_a": "a", "matrix_b": "b", "accumulator": "acc"}.get(last(parts[0]))
+        if use is None or elem is None:
+            return f"a wmma fragment of '{' '.join(elem_text.split())}' is not modelled"
+        lay: str | None
+        if use == "acc":
+            if layout is None:
+                return "the accumulator's memory layout is not given"
+            text = self.w.slice(layout.extent)
+            value = self.expr(layout)
+            lay = "row" if "mem_row_major" in text or value == Const(0, value.type) else (
+                "col" if "mem_col_major" in text or value == Const(1, value.type) else None)
+        else:
+            lay = {"row_major": "row", "col_major": "col"}.get(last(parts[5])) \
+                if len(parts) > 5 else None
+        if lay is None:
+            return "the fragment's layout is not known"
+        return WmmaFragment(use, ints[0], ints[1], ints[2], elem, lay)  # type: ignore[arg-type]
 
     def asm(self, n: Node) -> None:
         """Inline PTX. ``ld``/``st``/``atom``/``red`` on ``.shared`` (widths from
@@ -2696,7 +3110,7 @@ class Executor:
                     bound[k] = self.convert(self.expr(a), a, pt.get_pointee())
             elif int_type(pt) is not None:
                 bound[k] = self.convert(self.expr(a), a, pt)
-        env = self.w.call_env(c, target, self.env)
+        env = self.target_env(c, target)
         self.call_ptrs[id(c)] = self.run_body(target, env, bound)
         self.memo.clear()
         self.new_region()
@@ -3012,7 +3426,7 @@ class Executor:
         for p, a in zip(self.params(target), args, strict=False):
             if int_type(p.type) is not None:
                 bound[key_of(p.cursor)] = self.convert(self.expr(a), a, p.type)
-        env = self.w.call_env(c, target, self.env)
+        env = self.target_env(c, target)
         saved = (self.fn, self.env, self.values, self.memo)
         self.fn, self.env, self.values, self.memo = target, env, bound, {}
         self.stack.append(fn_key(target))
@@ -3083,6 +3497,10 @@ class Executor:
                         and node_int_type(ch) is not None)
         if base is not None and base.kind == N.DECL_REF and self.local(base) is not None:
             inputs = dedupe([*inputs, *THREAD_SYMS])  # a member of a local struct
+        elif not children or (base is not None and base.kind == K.CXX_THIS_EXPR.value):
+            # A member of the object a member function runs on (``base + i`` in
+            # ``h.at(i)``): the object is not followed, and each thread may hold its own.
+            inputs = dedupe([*inputs, *THREAD_SYMS])
         return Opaque(f"value loaded from '{what}'", inputs, t)
 
     def decl_ref(self, c: Node) -> Expr:

@@ -36,6 +36,7 @@ in charge.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -43,6 +44,7 @@ import clang.cindex as ci
 
 from cudalint.budget import check as check_budget
 from cudalint.frontend.consteval import (
+    UO_ADDR_OF,
     UO_POST_DEC,
     UO_POST_INC,
     UO_PRE_DEC,
@@ -67,7 +69,7 @@ from cudalint.frontend.cursors import (
 )
 from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor
 from cudalint.frontend.tree import Node, build
-from cudalint.ir import INT, LONG, Access, Const, Expr, Launch, Sym
+from cudalint.ir import INT, LONG, Access, Const, Expr, Launch, Opaque, Sym
 
 if TYPE_CHECKING:
     from cudalint.frontend.walker import Walker
@@ -167,14 +169,36 @@ class _HostExecutor(Executor):
     constant arrays (``block_sizes[j]``) folded."""
 
     def __init__(self, host: HostLaunches, fn: Function, ctx: _Context,
-                 extra: dict[int, Const]) -> None:
+                 extra: Mapping[int, Const | None]) -> None:
         super().__init__(host.w, fn, ctx.env)
         self.host = host
         self.dims = ctx.dims
         #: The launch (or call) being evaluated: writes before it count (``b.x = 64``).
         self.site: Node | None = None
         self.values.update(ctx.values)
-        self.values.update(extra)
+        #: Variables whose value here the statements before the site decide (see
+        #: ``_Flow``): a constant, or (in ``unknown``) no known value, whatever their
+        #: initializer or context says.
+        self.flowed: set[int] = set(extra)
+        self.unknown: set[int] = set()
+        for k, v in extra.items():
+            if v is None:
+                self.values.pop(k, None)
+                self.unknown.add(k)
+            else:
+                self.values[k] = v
+
+    def decl_ref(self, c: Node) -> Expr:
+        ref = c.referenced
+        if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL):
+            k = key_of(ref)
+            if k in self.unknown:
+                return Opaque(f"'{c.spelling}' has no known value here", (),
+                              node_int_type(c) or INT)
+            cur = self.values.get(k)
+            if k in self.flowed and isinstance(cur, Const):
+                return cur  # its value before its address escapes (``f(&x)`` later)
+        return super().decl_ref(c)
 
     def _expr(self, c: Node) -> Expr:
         if c.kind == N.MEMBER_REF and len(c.children) == 1:
@@ -203,6 +227,27 @@ class _HostExecutor(Executor):
                         and 0 <= index.value < len(elements):
                     return Const(elements[index.value], node_int_type(c) or INT)
         return super()._expr(c)
+
+    def returned_value(self, c: Node, target: Function, args: list[Node]) -> Expr | None:
+        """``return EXPR;`` bodies as the executor inlines them; else, for a host (or
+        ``__host__ __device__``) function of the file, its statements run on the
+        argument values here (``largestPowerOfTwoLessOrEqual(block_size)``: a loop and
+        early returns): the value when every path returns the same constant."""
+        got = super().returned_value(c, target, args)
+        if got is not None or target.body is None or target.is_kernel:
+            return got
+        t = node_int_type(c)
+        if t is None:
+            return None
+        values: dict[int, Const] = {}
+        for p, a in zip(self.params(target), args, strict=False):
+            pt = node_int_type(p)
+            v = self.known(a) if pt is not None else None
+            if v is not None and pt is not None:
+                wrapped = binary_value("+", v, 0, pt)  # converted to the parameter's type
+                values[key_of(p.cursor)] = Const(v if wrapped is None else wrapped, pt)
+        v = self.host.call_value(target, values)
+        return Const(v, t) if v is not None else None
 
     def known(self, c: Node) -> int | None:
         e = self.expr(c)
@@ -311,6 +356,480 @@ class _HostExecutor(Executor):
         return (self.known(c), 1, 1)
 
 
+@dataclass
+class _State:
+    """One path through a host function's statements: the values they leave in the
+    variables they write (None: no known value), and the variables whose address has
+    escaped (``f(&x)``, a non-const reference argument), unknown from there on."""
+
+    vals: dict[int, Const | None] = field(default_factory=dict)
+    escaped: frozenset[int] = frozenset()
+
+    def overrides(self) -> dict[int, Const | None]:
+        out = dict(self.vals)
+        for k in self.escaped:
+            out[k] = None
+        return out
+
+    def key(self, keys: set[int] | None = None) -> tuple[object, ...]:
+        return (
+            tuple(sorted((k, v.value if v is not None else None)
+                         for k, v in self.vals.items() if keys is None or k in keys)),
+            tuple(sorted(k for k in self.escaped if keys is None or k in keys)),
+        )
+
+    def with_value(self, k: int, v: Const | None) -> _State:
+        vals = dict(self.vals)
+        vals[k] = None if k in self.escaped else v
+        return _State(vals, self.escaped)
+
+
+#: Host calls nested inside one another that ``call_value`` follows.
+MAX_CALL_DEPTH = 4
+#: Paths one site's statements may fork into (conditional reassignments) before they
+#: are merged (values that differ become unknown).
+MAX_STATES = 16
+
+
+class _Flow:
+    """The host statements before a site, run in order: what each path through them
+    leaves in the variables the site reads.
+
+    ``if (block_size <= 64) block_size = 128;``, ``x = 16;``, ``n *= 2``, declarations:
+    each statement before the site (in the blocks that enclose it) runs on every path,
+    a condition with a known value picks its branch, an unknown one forks the path, and
+    a path that returns (or leaves the loop or switch the site is in) never reaches the
+    site. A loop around the site makes every variable it writes unknown at the site
+    (any iteration's value), except the loop variables that ``loop_assignments`` already
+    enumerates; a loop or ``switch`` wholly before the site makes what it writes
+    unknown. A variable whose address escapes (``cudaMalloc(&x)``, a non-const
+    reference argument) is unknown from that point on, and known before it.
+    """
+
+    def __init__(self, host: HostLaunches, fn: Function, ctx: _Context,
+                 extra: dict[int, Const], relevant: set[int],
+                 returns: list[int | None] | None = None) -> None:
+        self.host = host
+        self.fn = fn
+        self.ctx = ctx
+        self.extra = extra
+        self.relevant = relevant
+        self.parents = host._parent_map(fn)
+        #: When running a whole function for its value (``HostLaunches.call_value``):
+        #: the value of each ``return`` a path reaches (None: unknown), and whether a
+        #: ``return`` sits in code that is not followed (then the value is unknown).
+        self.returns = returns
+        self.lost_return = False
+
+    def executor(self, st: _State) -> _HostExecutor:
+        return _HostExecutor(self.host, self.fn, self.ctx, {**self.extra, **st.overrides()})
+
+    def run(self, site: Node) -> list[dict[int, Const | None]]:
+        """``extra`` with each path's values added; [] when no path reaches ``site``."""
+        fn = self.fn
+        assert fn.body is not None
+        path = [site]
+        cur = self.parents.get(id(site))
+        while cur is not None:
+            path.append(cur)
+            cur = self.parents.get(id(cur))
+        path.reverse()
+        if path[0] is not fn.body:
+            return [dict(self.extra)]
+        if any(n.kind in (N.GOTO, N.LABEL) for n in _walk(fn.body)):
+            # a jump may reach the site from anywhere: every variable written is unknown
+            st = _State({k: None for k, var in fn.vars.items()
+                         if (var.assigned or var.address_taken) and k not in self.extra})
+            return [{**self.extra, **st.overrides()}]
+        states = [_State()]
+        for i in range(len(path) - 1):
+            states = self.enter(path, i, states)
+            if not states:
+                return []
+            states = self.merge(states)
+        out: list[dict[int, Const | None]] = []
+        seen: set[tuple[object, ...]] = set()
+        for st in states:
+            k = st.key(self.relevant)
+            if k not in seen:
+                seen.add(k)
+                out.append({**self.extra, **st.overrides()})
+        return out
+
+    # --- the blocks around the site ---------------------------------------------------
+
+    def enter(self, path: list[Node], i: int, states: list[_State]) -> list[_State]:
+        """Into ``path[i]`` on the way to ``path[i + 1]``."""
+        node, child = path[i], path[i + 1]
+        kind = node.kind
+        if kind == N.COMPOUND_STMT:
+            stmts = node.children
+            idx = next((j for j, st in enumerate(stmts) if st is child), None)
+            if idx is None:
+                return states
+            start = 0
+            up = self.parents.get(id(node))
+            if up is not None and up.kind == N.SWITCH:
+                # the site's case label: statements before it run only by fall-through
+                start = idx
+                while start > 0 and stmts[start].kind not in (N.CASE, N.DEFAULT):
+                    start -= 1
+                for st in stmts[:start]:
+                    states = [self.clobber(st, s) for s in states]
+                if start < idx:
+                    states = self.exec(_case_body(stmts[start]), states)
+                    start += 1
+            for st in stmts[start:idx]:
+                states = self.exec(st, states)
+                if not states:
+                    return []
+            return states
+        if kind == N.SWITCH:
+            return self.switch_entry(path, i, states)
+        if kind == N.IF:
+            cond, then, other = _if_parts(node)
+            if cond is None or child is cond or (child is not then and child is not other):
+                return states
+            out: list[_State] = []
+            for s in states:
+                v = self.executor(s).known(cond)
+                if v is None or bool(v) == (child is then):
+                    out.append(self.clobber(cond, s))
+            return out
+        if kind in (N.FOR, N.WHILE, N.DO, K.CXX_FOR_RANGE_STMT.value):
+            if kind == N.FOR:
+                parts = self.executor(_State()).for_parts(node)
+                init = parts[0] if parts is not None else None
+                if init is not None and child is not init:
+                    states = self.exec(init, states)
+            written = self.written(node)
+            loop_vars: set[int] = set()
+            var = self.host._loop_var(node)
+            if var is not None:
+                loop_vars.add(key_of(var.cursor))
+            out = []
+            for s in states:
+                vals = dict(s.vals)
+                for k in written | loop_vars:
+                    if k in self.extra:
+                        vals.pop(k, None)  # enumerated by loop_assignments
+                    else:
+                        vals[k] = None
+                out.append(_State(vals, s.escaped | self.escapes(node)))
+            return out
+        if kind == K.LAMBDA_EXPR.value:
+            # run when called, later: what the function writes after it is unknown
+            start = node.extent.start.offset
+            later: set[int] = set()
+            assert self.fn.body is not None
+            for n in _walk(self.fn.body):
+                if n.extent.start.offset > start:
+                    later |= self._targets(n)
+            return [self._forget(s, later - set(self.extra)) for s in states]
+        return states
+
+    def switch_entry(self, path: list[Node], i: int, states: list[_State]) -> list[_State]:
+        """A path reaches the site's case only when the switch value is one of its
+        labels: a known value that is not drops the path, an unknown variable takes
+        each label's value."""
+        node = path[i]
+        body = path[i + 1]
+        exprs = [ch for ch in node.children if ch.is_expr]
+        if not exprs or body is exprs[0] or i + 2 >= len(path):
+            return states
+        top = path[i + 2] if body.kind == N.COMPOUND_STMT else body
+        labels = self.host._case_labels(self.fn, node, body, top, list(reversed(path[i + 1:])))
+        cond = exprs[0]
+        if labels is None:
+            return [self.clobber(cond, s) for s in states]
+        local = strip(cond)
+        vk: int | None = None
+        t = node_int_type(local)
+        if local.kind == N.DECL_REF and local.referenced is not None \
+                and key_of(local.referenced) in self.fn.vars and t is not None:
+            vk = key_of(local.referenced)
+        out: list[_State] = []
+        for s in states:
+            v = self.executor(s).known(cond)
+            if v is not None:
+                if v in labels:
+                    out.append(s)
+            elif vk is not None and vk not in s.escaped:
+                out.extend(s.with_value(vk, Const(lb, t or INT)) for lb in labels)
+            else:
+                out.append(s)
+        return out
+
+    # --- statements before the site ----------------------------------------------------
+
+    def exec(self, n: Node, states: list[_State]) -> list[_State]:
+        kind = n.kind
+        if kind == N.COMPOUND_STMT:
+            for st in n.children:
+                states = self.exec(st, states)
+                if not states:
+                    break
+            return states
+        if kind == N.RETURN and self.returns is not None:
+            exprs = n.expr_children()
+            for state in states:
+                self.returns.append(self.executor(state).known(exprs[0]) if exprs else None)
+            return []
+        if kind in (N.RETURN, N.BREAK, N.CONTINUE):
+            return []  # this path leaves before the site
+        if kind == N.DECL_STMT:
+            return [self.decls(n, s) for s in states]
+        if kind == N.IF:
+            cond, then, other = _if_parts(n)
+            if cond is None:
+                return [self.clobber(n, s) for s in states]
+            out: list[_State] = []
+            for s in states:
+                v = self.executor(s).known(cond)
+                s = self.clobber(cond, s)
+                if v is None or v:
+                    out.extend(self.exec(then, [s]) if then is not None else [s])
+                if v is None or not v:
+                    out.extend(self.exec(other, [s]) if other is not None else [s])
+            return self.merge(out)
+        if kind in (N.CASE, N.DEFAULT):
+            return self.exec(_case_body(n), states)
+        if n.is_expr:
+            return [self.effect(n, s) for s in states]
+        if kind in (N.FOR, N.WHILE, N.DO):
+            out = []
+            for s in states:
+                got = self.iterate(n, s)
+                out.extend(got if got is not None else [self.clobber(n, s)])
+            return self.merge(out)
+        return [self.clobber(n, s) for s in states]  # switches, range-for, anything else
+
+    def iterate(self, n: Node, s: _State) -> list[_State] | None:
+        """A loop wholly before the site, run iteration by iteration while its condition
+        is known (``for (; log2N > 11; log2N -= 2, N >>= 2)``): the states it leaves,
+        or None when it cannot be followed (a jump out of its body, an unknown
+        condition, more than ``MAX_ITERATIONS`` iterations)."""
+        kind = n.kind
+        init = inc = None
+        if kind == N.FOR:
+            parts = self.executor(s).for_parts(n)
+            if parts is None:
+                return None
+            init, cond, inc, body = parts
+        else:
+            kids = n.children
+            if len(kids) != 2:
+                return None
+            body, cond = (kids[1], kids[0]) if kind == N.WHILE else (kids[0], kids[1])
+        if cond is None or not cond.is_expr or any(
+                x.kind in (N.BREAK, N.CONTINUE, N.RETURN, N.GOTO) for x in _walk(body)):
+            return None
+        active = self.exec(init, [s]) if init is not None else [s]
+        first = kind == N.DO
+        done: list[_State] = []
+        for _ in range(MAX_ITERATIONS + 1):
+            going: list[_State] = []
+            for a in active:
+                if not first:
+                    v = self.executor(a).known(cond)
+                    if v is None:
+                        return None
+                    a = self.clobber(cond, a)
+                    if not v:
+                        done.append(a)
+                        continue
+                got = self.exec(body, [a])
+                if inc is not None:
+                    got = self.exec(inc, got)
+                going.extend(got)
+            first = False
+            active = self.merge(going)
+            if not active:
+                return self.merge(done)
+        return None
+
+    def decls(self, n: Node, s: _State) -> _State:
+        for d in n.children:
+            if d.kind != N.VAR_DECL:
+                continue
+            s = self.clobber(d, s)
+            k = key_of(d.cursor)
+            var = self.fn.vars.get(k)
+            if var is None or node_int_type(d) is None:
+                continue
+            v = self.executor(s).known(var.init) if var.init is not None else None
+            t = node_int_type(d) or INT
+            s = s.with_value(k, Const(v, t) if v is not None else None)
+        return s
+
+    def effect(self, n: Node, s: _State) -> _State:
+        """An expression statement: an assignment to a local is run, anything else only
+        makes what it writes unknown."""
+        n = strip(n)
+        kids = n.children
+        if n.kind == N.BINARY and n.spelling == "," and len(kids) == 2:
+            return self.effect(kids[1], self.effect(kids[0], s))
+        target = Executor._write_target(n)
+        t = strip(target) if target is not None else None
+        if t is None or t.kind != N.DECL_REF or t.referenced is None \
+                or key_of(t.referenced) not in self.fn.vars:
+            return self.clobber(n, s)
+        k = key_of(t.referenced)
+        it = node_int_type(t)
+        ex = self.executor(s)
+        v: int | None = None
+        if it is not None:
+            if n.kind == N.BINARY and len(kids) == 2:
+                v = ex.known(kids[1])
+            elif n.kind == N.COMPOUND_ASSIGN:
+                v = ex.known(n)
+            elif n.kind == N.UNARY:
+                cur = ex.known(t)
+                uo = unary_operator_kind(n.cursor)
+                if cur is not None:
+                    v = binary_value("+" if uo in (UO_POST_INC, UO_PRE_INC) else "-",
+                                     cur, 1, it)
+        for ch in kids[1:]:
+            s = self.clobber(ch, s)
+        return s.with_value(k, Const(v, it) if v is not None and it is not None else None)
+
+    # --- what a statement may write ---------------------------------------------------
+
+    def _targets(self, n: Node) -> set[int]:
+        """Locals ``n`` itself writes (not its children)."""
+        target = Executor._write_target(n)
+        if target is None:
+            return set()
+        t = strip(target)
+        while t.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT) and t.children:
+            base = strip(t.children[0])
+            if base.ckind == TK.POINTER.value:
+                return set()  # a write through a pointer
+            t = base
+        if t.kind == N.DECL_REF and t.referenced is not None:
+            k = key_of(t.referenced)
+            if k in self.fn.vars:
+                return {k}
+        return set()
+
+    def written(self, n: Node) -> set[int]:
+        hit = self.host._written_cache.get(id(n))
+        if hit is None:
+            hit = set()
+            for x in _walk(n):
+                hit |= self._targets(x)
+            self.host._written_cache[id(n)] = hit
+        return hit
+
+    def escapes(self, n: Node) -> frozenset[int]:
+        """Locals whose address ``n`` hands out: ``&x``, a non-const reference argument,
+        a reference variable bound to one."""
+        hit = self.host._escapes_cache.get(id(n))
+        if hit is not None:
+            return hit
+        out: set[int] = set()
+
+        def local(e: Node) -> None:
+            e = strip(e)
+            while e.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT) and e.children \
+                    and strip(e.children[0]).ckind != TK.POINTER.value:
+                e = strip(e.children[0])
+            if e.kind == N.DECL_REF and e.referenced is not None \
+                    and key_of(e.referenced) in self.fn.vars:
+                out.add(key_of(e.referenced))
+
+        for x in _walk(n):
+            if x.kind == N.UNARY and x.children \
+                    and unary_operator_kind(x.cursor) == UO_ADDR_OF:
+                local(x.children[0])
+            elif x.kind == N.CALL and config_call(x) is None:
+                ref = x.referenced
+                if ref is None:
+                    continue
+                try:
+                    params = list(ref.get_arguments() or ())
+                except Exception:  # not a function declaration
+                    continue
+                for a, p in zip(arguments(x), params, strict=False):
+                    if p is not None and p.type.kind in (TK.LVALUEREFERENCE,
+                                                         TK.RVALUEREFERENCE) \
+                            and not p.type.get_pointee().is_const_qualified():
+                        local(a)
+            elif x.kind == N.VAR_DECL and x.type.kind in (TK.LVALUEREFERENCE,
+                                                           TK.RVALUEREFERENCE):
+                inits = x.expr_children()
+                if inits and not x.type.get_pointee().is_const_qualified():
+                    local(inits[-1])
+        hit = frozenset(out)
+        self.host._escapes_cache[id(n)] = hit
+        return hit
+
+    def clobber(self, n: Node, s: _State) -> _State:
+        """``s`` after ``n`` runs in a way that is not followed: what it writes unknown."""
+        if self.returns is not None and any(x.kind == N.RETURN for x in _walk(n)):
+            self.lost_return = True
+        written = self.written(n) - set(self.extra)
+        escaped = self.escapes(n)
+        if not written and not escaped:
+            return s
+        return self._forget(_State(s.vals, s.escaped | escaped), written)
+
+    @staticmethod
+    def _forget(s: _State, keys: set[int]) -> _State:
+        if not keys:
+            return s
+        vals = dict(s.vals)
+        for k in keys:
+            vals[k] = None
+        return _State(vals, s.escaped)
+
+    def merge(self, states: list[_State]) -> list[_State]:
+        """Paths that agree on what the site reads become one (the rest of what they
+        disagree on unknown); more than ``MAX_STATES`` all become one."""
+        if len(states) <= 1:
+            return states
+        groups: dict[tuple[object, ...], list[_State]] = {}
+        for s in states:
+            groups.setdefault(s.key(self.relevant), []).append(s)
+        out = [_join(g) for g in groups.values()]
+        return [_join(out)] if len(out) > MAX_STATES else out
+
+
+def _join(states: list[_State]) -> _State:
+    """One state for several paths: a value all of them leave, else unknown."""
+    first = states[0]
+    if len(states) == 1:
+        return first
+    keys: set[int] = set()
+    escaped: frozenset[int] = frozenset()
+    for s in states:
+        keys |= set(s.vals)
+        escaped |= s.escaped
+    vals: dict[int, Const | None] = {}
+    for k in keys:
+        seen = {(s.vals[k].value if s.vals.get(k) is not None else None)  # type: ignore[union-attr]
+                if k in s.vals else "absent" for s in states}
+        vals[k] = first.vals.get(k) if len(seen) == 1 else None
+    return _State(vals, escaped)
+
+
+def _if_parts(n: Node) -> tuple[Node | None, Node | None, Node | None]:
+    """(condition, then, else) of an ``if``."""
+    children = n.children
+    cond_i = next((i for i, ch in enumerate(children) if ch.is_expr), None)
+    if cond_i is None:
+        return None, None, None
+    rest = children[cond_i + 1:]
+    return children[cond_i], rest[0] if rest else None, rest[1] if len(rest) > 1 else None
+
+
+def _case_body(n: Node) -> Node:
+    """The statement under ``case 1: case 2: stmt``."""
+    while n.kind in (N.CASE, N.DEFAULT) and n.children:
+        n = n.children[-1]
+    return n
+
+
 class HostLaunches:
     """Evaluates every launch site of a walked file (see the module docstring)."""
 
@@ -330,6 +849,15 @@ class HostLaunches:
         self._callers: dict[int, list[tuple[Function, Node]]] = {}
         #: keys of generic lambdas' parameters bound to integral constants -> their names
         self._lambda_params: dict[int, str] = {}
+        #: By id() of a Node: the locals it writes, and those whose address it hands out
+        #: (see ``_Flow``); the variables a site reads (``_refs``).
+        self._written_cache: dict[int, set[int]] = {}
+        self._escapes_cache: dict[int, frozenset[int]] = {}
+        self._refs_cache: dict[int, set[int]] = {}
+        #: Host functions being run for their value, and the values found (by function
+        #: and arguments); see ``call_value``.
+        self._calling: set[int] = set()
+        self._call_values: dict[tuple[object, ...], int | None] = {}
 
     # --- the whole file ---------------------------------------------------------------
 
@@ -417,11 +945,12 @@ class HostLaunches:
             for caller, call in self._callers.get(k, ()):
                 for cctx in self.contexts(caller):
                     for extra in self.loop_assignments(caller, call, cctx):
-                        ex = _HostExecutor(self, caller, cctx, extra)
-                        ex.site = call
-                        ctx = self._callee_context(ex, call, fn)
-                        if len(out) < MAX_CONTEXTS:
-                            out.setdefault(ctx.key(), ctx)
+                        for flowed in self.flow(caller, call, cctx, extra):
+                            ex = _HostExecutor(self, caller, cctx, flowed)
+                            ex.site = call
+                            ctx = self._callee_context(ex, call, fn)
+                            if len(out) < MAX_CONTEXTS:
+                                out.setdefault(ctx.key(), ctx)
             if fn.template_params:
                 # ``template void reduce<float>(int, ...);``: NVIDIA's samples instantiate
                 # the host wrapper explicitly and call it from another file
@@ -481,8 +1010,48 @@ class HostLaunches:
             self._parents[id(fn)] = hit
         return hit
 
+    def call_value(self, fn: Function, values: dict[int, Const]) -> int | None:
+        """The value a call of host function ``fn`` returns with its integer parameters
+        bound to ``values``: its statements run in order (see ``_Flow``), every path
+        must reach a ``return`` of one and the same constant."""
+        if fn.body is None or len(self._calling) >= MAX_CALL_DEPTH or id(fn) in self._calling:
+            return None
+        key = (id(fn), tuple(sorted((k, c.value) for k, c in values.items())))
+        if key in self._call_values:
+            return self._call_values[key]
+        self._calling.add(id(fn))
+        result: int | None = None
+        try:
+            returns: list[int | None] = []
+            flow = _Flow(self, fn, _Context(Env(), dict(values)), {}, set(), returns)
+            left = flow.exec(fn.body, [_State()])
+            if not left and not flow.lost_return and returns \
+                    and None not in returns and len(set(returns)) == 1:
+                result = returns[0]
+        except RecursionError:
+            result = None
+        finally:
+            self._calling.discard(id(fn))
+        self._call_values[key] = result
+        return result
+
+    def flow(self, fn: Function, site: Node, ctx: _Context, extra: dict[int, Const]
+             ) -> list[dict[int, Const | None]]:
+        """``extra`` with the values the statements before ``site`` leave, one dict per
+        path that differs in what the site reads ([] when no path reaches it); see
+        ``_Flow``."""
+        if fn.body is None:
+            return [dict(extra)]
+        try:
+            return _Flow(self, fn, ctx, extra, self._refs(fn, site)).run(site)
+        except RecursionError:
+            return [dict(extra)]
+
     def _refs(self, fn: Function, n: Node) -> set[int]:
         """Keys of the variables ``n`` reads, through the initializers and writes of locals."""
+        hit = self._refs_cache.get(id(n))
+        if hit is not None:
+            return hit
         out: set[int] = set()
         todo = [n]
         while todo:
@@ -501,6 +1070,7 @@ class HostLaunches:
                         if var.init is not None:
                             todo.append(var.init)
                         todo.extend(var.writes)
+        self._refs_cache[id(n)] = out
         return out
 
     def loop_assignments(self, fn: Function, site: Node, ctx: _Context) -> list[dict[int, Const]]:
@@ -902,8 +1472,9 @@ class HostLaunches:
             return []
         span = self.w.span(call.extent)
         out: list[tuple[Launch, tuple[tuple[str, int], ...]]] = []
-        for extra in self.loop_assignments(fn, call, ctx):
-            ex = _HostExecutor(self, fn, ctx, extra)
+        for flowed in (f for extra in self.loop_assignments(fn, call, ctx)
+                       for f in self.flow(fn, call, ctx, extra)):
+            ex = _HostExecutor(self, fn, ctx, flowed)
             ex.site = call
             args = arguments(config)
             dims = ex.block_dims(args[1]) if len(args) > 1 else None
@@ -1138,6 +1709,8 @@ class HostLaunches:
         if len(keys) != 1:
             return None
         k = keys[0]
+        if k in ex.unknown:
+            return None
         cur = ex.values.get(k)
         if isinstance(cur, Const):
             return cur.value

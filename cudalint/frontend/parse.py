@@ -7,6 +7,8 @@ leaves the package.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
 import tempfile
@@ -172,6 +174,51 @@ def _pch_path() -> str:
             _pch_dir = tempfile.TemporaryDirectory(prefix="cudalint-pch-")
         return os.path.join(_pch_dir.name, f"shim-{len(_pch_cache)}.pch")
 
+#: Room a precompiled shim (about 1.2 MB) must find before it is written (issue 17).
+PCH_ROOM = 16 << 20
+
+
+def _room_for_pch(directory: str) -> bool:
+    """Whether ``PCH_ROOM`` bytes can be written in ``directory`` now.
+
+    libclang ``abort()``s the whole process when writing a precompiled header fails (a
+    full ``$TMPDIR``, a quota, ``ulimit -f``: "IO failure on output stream"), so the
+    space is reserved first: a file of that size is allocated (disk, quota and file-size
+    limit all answer) and removed again. Without room the shim is parsed as text.
+    """
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+        if soft != resource.RLIM_INFINITY and soft < PCH_ROOM:
+            return False
+    except (ImportError, OSError, ValueError):  # no resource module (Windows)
+        pass
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".room-", dir=directory)
+    except OSError:
+        return False
+    try:
+        allocate = getattr(os, "posix_fallocate", None)
+        try:
+            if allocate is None:
+                raise OSError("no posix_fallocate")
+            allocate(fd, 0, PCH_ROOM)
+        except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+                return False
+            # a file system that cannot allocate ahead: ask it how much is free
+            st = os.statvfs(directory)
+            return st.f_bavail * st.f_frsize >= PCH_ROOM
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(probe)
+
+
 #: CXTranslationUnit_Incomplete | CXTranslationUnit_DetailedPreprocessingRecord: a header
 #: built on its own for a precompiled header.
 _PCH_OPTIONS = 0x2 | 0x1 | PARSE_KEEP_GOING
@@ -202,8 +249,9 @@ def _with_precompiled_shim(args: list[str]) -> list[str]:
             )
             if not any(d.severity >= _SEVERITY_ERROR for d in tu.diagnostics):
                 candidate = _pch_path()
-                tu.save(candidate)
-                path = candidate
+                if _room_for_pch(os.path.dirname(candidate)):
+                    tu.save(candidate)
+                    path = candidate
         except Exception:  # libclang refused: parse the shim as text
             path = None
         with _lock:
@@ -358,7 +406,7 @@ def parse_file(path: str, options: Options, contents: bytes | None = None,
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"{path}: libclang could not parse the file: {exc}") from exc
     notes = _diagnostic_notes(tu, path, options)
-    return walk_translation_unit(tu, path, source, notes, options.defines)
+    return walk_translation_unit(tu, path, source, notes, options.defines, options.arch)
 
 
 # --- ``-v``: the command line a user can run (issue 13, item 5) ----------------------------

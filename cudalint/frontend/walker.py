@@ -132,9 +132,11 @@ def _read_or_empty(name: str) -> bytes:
 class Walker:
     def __init__(
         self, tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
-        defines: tuple[str, ...],
+        defines: tuple[str, ...], arch: str = "sm_90",
     ) -> None:
         self.tu = tu
+        #: The target (``sm_XX``): how nvcc lowers wmma fragment accesses depends on it.
+        self.arch = arch
         self.path = path
         self.main = tu.spelling
         self.source = source
@@ -156,6 +158,10 @@ class Walker:
         self.envs: dict[str, list[Env]] = {}
         #: Member functions the executor runs for their value (conversion operators).
         self.member_functions: dict[int, Function | None] = {}
+        #: A class template's explicit and partial specializations (by key_of the template).
+        self.class_specializations: dict[int, list[ci.Cursor]] = {}
+        #: Canonical spellings of the file-scope typedefs (``uint`` → ``unsigned int``).
+        self.typedef_canon: dict[str, str] | None = None
 
     # spans and text: code may be in the main file or in a project header it includes
 
@@ -887,7 +893,7 @@ class _Scanner:
 
 def walk_translation_unit(
     tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
-    defines: tuple[str, ...] = (),
+    defines: tuple[str, ...] = (), arch: str = "sm_90",
 ) -> TranslationUnit:
     """The IR of a parsed translation unit (``path`` names its main file in spans)."""
-    return Walker(tu, path, source, notes, defines).run()
+    return Walker(tu, path, source, notes, defines, arch).run()

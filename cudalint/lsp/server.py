@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import functools
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -26,7 +28,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from cudalint import __version__
-from cudalint.api import CUDA_SUFFIXES, HEADER_SUFFIXES, FileReport, check_file, diagnostic_sort_key
+from cudalint.api import (
+    CUDA_SUFFIXES,
+    HEADER_SUFFIXES,
+    FileReport,
+    IsolatedChecker,
+    check_file,
+    diagnostic_sort_key,
+)
 from cudalint.config import ConfigError, ConfigFinder
 from cudalint.diagnostics import Diagnostic, Edit, Fix
 from cudalint.lsp.positions import character_to_column, column_to_character, lines_of
@@ -69,8 +78,11 @@ class Analysis:
     error: str | None = None
 
 
-def analyze_text(path: str, text: str, version: int | None = None) -> Analysis:
-    """Analyze ``text`` as the file ``path``, with the configuration that applies to it."""
+def analyze_text(path: str, text: str, version: int | None = None, *,
+                 checker: IsolatedChecker | None = None) -> Analysis:
+    """Analyze ``text`` as the file ``path``, with the configuration that applies to it;
+    in ``checker``'s worker process when given (the server's: a file spinning or
+    allocating inside libclang is stopped by the worker's caps, not left running)."""
     contents = text.encode("utf-8", errors="surrogatepass")
     try:
         resolver = Resolver(CliSettings(), ConfigFinder(None, isolated=False))
@@ -79,7 +91,10 @@ def analyze_text(path: str, text: str, version: int | None = None) -> Analysis:
         return Analysis(path, version, text, FileReport(path=path), [], str(exc))
     if task.error is not None:
         return Analysis(path, version, text, FileReport(path=path), [], task.error)
-    report = check_file(path, task.options, contents, selection=task.selection)
+    if checker is not None:
+        report = checker.check(dataclasses.replace(task, contents=contents))
+    else:
+        report = check_file(path, task.options, contents, selection=task.selection)
     if report.error is not None:
         return Analysis(path, version, text, report, [], report.error)
     mine = [d for d in report.diagnostics if d.file == path]
@@ -181,6 +196,8 @@ class CudalintServer(LanguageServer):
         self.analyses: dict[str, Analysis] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cudalint")
+        #: The worker process that analyses the documents (started by the first one).
+        self.checker = IsolatedChecker()
 
     @property
     def encoding(self) -> str:
@@ -201,7 +218,9 @@ class CudalintServer(LanguageServer):
         text, version = doc.source, doc.version
         path = to_fs_path(uri) or uri
         loop = asyncio.get_running_loop()
-        analysis = await loop.run_in_executor(self.executor, analyze_text, path, text, version)
+        analysis = await loop.run_in_executor(
+            self.executor, functools.partial(analyze_text, checker=self.checker), path, text,
+            version)
         if self.workspace.get_text_document(uri).version != version:
             return  # the document changed meanwhile: a newer analysis is on its way
         self.analyses[uri] = analysis
@@ -372,5 +391,12 @@ def main(argv: Sequence[str] = ()) -> int:
                         metavar="MS", help="pause after a change before analyzing "
                         f"(default {int(DEFAULT_DEBOUNCE * 1000)})")
     args = parser.parse_args(list(argv))
-    create_server(max(args.debounce_ms, 0) / 1000).start_io()
+    from cudalint.lsp.transport import start_io
+
+    # not pygls' start_io: its reader goes deaf or prints tracebacks on bad input
+    server = create_server(max(args.debounce_ms, 0) / 1000)
+    try:
+        start_io(server)
+    finally:
+        server.checker.close()  # its worker process and temporary files
     return 0

@@ -35,7 +35,7 @@ QUARTERS = ((0, 8), (8, 16), (16, 24), (24, 32))
 WHOLE = ((0, 32),)
 
 Addresses = Sequence["int | None"]
-AtomicForm = Literal["combined", "per-lane", "cas"]
+AtomicForm = Literal["combined", "per-lane", "cas", "cas-loop"]
 
 
 def _units(address: int, width: int, unit: int) -> range:
@@ -157,15 +157,23 @@ def warp_cost(
       one word are combined, so it follows the <=4-byte rule (sm90_atomics.jsonl).
     - ``per-lane``: ATOMS.ADD/MAX/EXCH/...: every lane is served on its own, so the cost
       is the most active lanes one bank serves (lanes on one word do not share).
-    - ``cas``: ATOMS.CAS: twice that, with an ideal of that plus one, as Nsight Compute
-      counts it.
+    - ``cas``: ATOMS.CAS: two wavefronts per lane served, ideal 2:
+      2k for the busiest bank's k lanes. Nsight Compute's per-instruction "L1 Wavefronts
+      Shared Ideal" is 2 at every k; the kernel-level bank-conflict counter counts one
+      conflict per extra pass (k - 1), so wavefronts minus conflicts reads k + 1, which is
+      not an ideal (tests/data/hw/sm90_atomics_same_addr.jsonl).
+    - ``cas-loop``: ``atomicAdd``/``atomicSub`` on ``float``: nvcc emits a loop of LDS and
+      ATOMS.CAST.SPIN; each trip completes one lane per bank and costs 2 wavefronts
+      (ideal 2), so the busiest bank's k lanes take k trips: 2k, ideal 2 (the loop's LDS,
+      one per trip, is not counted). Measured on sm_90 with k = 4 to 32, lanes on one word
+      and on several words of one bank alike.
     """
     if len(addresses) != WARP:
         raise ValueError("one address (or None) per lane is required")
     if kind == "atomic" and width > 4:
         raise ValueError("64-bit shared atomics compile to a CAS loop: no fixed cost")
     if kind == "atomic" and atomic_form != "combined":
-        return _per_lane(addresses, width, cas=atomic_form == "cas")
+        return _per_lane(addresses, width, cas=atomic_form in ("cas", "cas-loop"))
     family = arch.family
     if family == "kepler":
         if bank_mode not in (4, 8):
@@ -204,7 +212,8 @@ def _fermi_128(addresses: Addresses, width: int) -> Cost:
 
 
 def _per_lane(addresses: Addresses, width: int, cas: bool) -> Cost:
-    """Atomics that serve each lane on its own: the busiest bank's count of lanes."""
+    """Atomics that serve each lane on its own: the busiest bank's count of lanes, two
+    wavefronts each for a compare-and-swap (``cas``: ATOMS.CAS and the CAST.SPIN loop)."""
     banks: dict[int, list[int]] = {}
     words: dict[int, dict[int, list[int]]] = {}
     for lane, a in enumerate(addresses):
@@ -222,7 +231,7 @@ def _per_lane(addresses: Addresses, width: int, cas: bool) -> Cost:
         bank, tuple(w for w, _ in ordered), tuple(tuple(ls) for _, ls in ordered)
     )
     if cas:
-        return Cost(2 * k, k + 1, conflict if k > 1 else None)
+        return Cost(2 * k, 2, conflict if k > 1 else None)
     return Cost(k, 1, conflict if k > 1 else None)
 
 

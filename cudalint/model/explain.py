@@ -179,6 +179,10 @@ def bank_map(result: AccessResult) -> BankMap | None:
         if form == "cas":
             note = (f"atomicCAS: each of the {drawn} passes counts twice "
                     f"({result.wavefronts} wavefronts, as Nsight Compute counts them)")
+        elif form == "cas-loop":
+            note = (f"float atomicAdd is a compare-and-swap loop that completes one lane "
+                    f"per bank per trip: {drawn} trips of 2 wavefronts "
+                    f"({result.wavefronts}), besides the loop's load")
         elif arch.family == "fermi" and width > 8:
             note = ("Fermi serves 16-byte accesses with one extra pass per quarter-warp "
                     f"(the programming guide's \"+1\" rule): {result.wavefronts} wavefronts")

@@ -14,7 +14,7 @@ or unknown call between them, see ``Access.region``), none volatile, whose byte 
 are ``b, b + w, ..., b + (n-1)*w`` for n = 2 or 4 with ``n*w <= 16``, and whose start
 ``b`` is provably a multiple of ``n*w`` for every thread and every uniform value.
 
-Alignment is proved from the array's base, never assumed (CUDA 13.0, sm_90, 101 probes in
+Alignment is proved from the array's base, never assumed (CUDA 13.0, sm_90, 139 probes in
 bench/accuracy/gen_merge_probe.py, table in docs/bank-model.md): nvcc merges only when the
 address ``base + b`` is provably a multiple of ``n*w``, from the known factors of every
 term (``C*4``, ``C << 2``, ``2*threadIdx.x``) and the base's alignment:
@@ -28,6 +28,10 @@ term (``C*4``, ``C << 2``, ``2*threadIdx.x``) and the base's alignment:
 - ``__half`` data merges to 8 bytes at most (``__nv_bfloat16`` like any 2-byte type);
 - three of the four neighbours of an aligned ``4*w`` bytes are read by one ``4*w``-byte
   load (nvcc fills the gap; not for stores); ``__builtin_assume_aligned`` proves nothing.
+
+Unrolled loops (``merges``): nvcc unrolls a ``for`` with a constant trip count and merges
+its iterations' copies by the same rule; ``r[k] = s[8*t + k]`` for ``k < 8`` is two
+LDS.128 (SGEMM).
 
 Known gaps: for 1- and 2-byte integers nvcc also weighs how the values are used (static
 ``short`` neighbours summed as ``int`` stay 16-bit loads; converted to float they merge);
@@ -44,7 +48,19 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from cudalint.budget import check as check_budget
-from cudalint.ir import LONG, Access, Binary, Cast, Const, Expr, Select, SharedArray, Unary
+from cudalint.ir import (
+    LONG,
+    Access,
+    Binary,
+    Cast,
+    Const,
+    Expr,
+    Opaque,
+    Select,
+    SharedArray,
+    Sym,
+    Unary,
+)
 from cudalint.model.poly import all_coefficients_multiple_of, difference
 
 #: The alignment nvcc gives a static array whose elements are aligned to the key, when it
@@ -266,3 +282,183 @@ def _gap_filled(
             groups.append(MergedGroup(run, merged))
             break
     return groups
+
+
+# --- unrolled loops ------------------------------------------------------------------------
+
+#: Loops of more iterations are left as they are (one record costed over every value).
+_MAX_COPIES = 64
+
+
+@dataclass(frozen=True)
+class Instructions:
+    """The instructions nvcc issues for one access of an unrolled loop's body: one per
+    distinct wide (or single) instruction its iterations become. The access costs what
+    the worst of them costs."""
+
+    targets: tuple[Access, ...]
+    #: Per target, the other accesses merged into it: source texts, and ``iteration
+    #: i+1`` for the access's own copies in neighbouring iterations.
+    merged_with: tuple[tuple[str, ...], ...]
+
+
+def _constant_sequence(sym: Sym) -> list[int] | None:
+    """The values of a loop variable whose start, step and bound are constants (a loop
+    nvcc unrolls), at most ``_MAX_COPIES`` of them; None otherwise."""
+    d = sym.induction
+    if d is None or d.index or d.cmp is None or d.bound is None:
+        return None
+    parts = (d.start, d.step, d.bound)
+    if not all(isinstance(p, Const) for p in parts):
+        return None
+    start, step, bound = (p.value for p in parts if isinstance(p, Const))
+    cmp: dict[str, Callable[[int, int], bool]] = {
+        "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b, "!=": lambda a, b: a != b,
+    }
+    nxt: dict[str, Callable[[int], int]] = {
+        "+": lambda v: v + step, "-": lambda v: v - step, "*": lambda v: v * step,
+        "<<": lambda v: v << step if 0 <= step < 32 else v,
+        ">>": lambda v: v >> step if 0 <= step < 32 else v,
+        "/": lambda v: int(v / step) if step else v,
+    }
+    values: list[int] = []
+    v = start
+    while cmp[d.cmp](v, bound):
+        values.append(v)
+        if len(values) > _MAX_COPIES:
+            return None
+        w = nxt[d.op](v)
+        if w == v:
+            return None
+        v = w
+    return values
+
+
+def _loop_symbol(access: Access) -> Sym | None:
+    from cudalint.model.evaluate import free_symbols
+
+    if access.unrolled_by is None:
+        return None
+    found = [s for s in free_symbols(access.offset)
+             if s.name == access.unrolled_by and s.induction is not None]
+    return found[0] if len(found) == 1 else None
+
+
+def _with_value(e: Expr, sym: Sym, value: int) -> Expr:
+    """``e`` with ``sym`` replaced by the constant ``value``."""
+    if e == sym:
+        return Const(value, sym.type)
+    if isinstance(e, Unary | Cast):
+        return replace(e, operand=_with_value(e.operand, sym, value))
+    if isinstance(e, Binary):
+        return replace(e, lhs=_with_value(e.lhs, sym, value), rhs=_with_value(e.rhs, sym, value))
+    if isinstance(e, Select):
+        return replace(e, cond=_with_value(e.cond, sym, value),
+                       then=_with_value(e.then, sym, value),
+                       other=_with_value(e.other, sym, value))
+    if isinstance(e, Opaque):
+        return replace(e, inputs=tuple(_with_value(i, sym, value) for i in e.inputs))
+    return e
+
+
+def _falling(offset: Expr, sym: Sym) -> bool:
+    """Whether both the thread index and the loop variable lower the offset.
+
+    nvcc 13 merges no iteration of ``s[1023 - 32*t - i]`` or ``s[7 - 32*t - i]`` (eight
+    STS; the loop_desc_* probes), though it does merge ``s[32*t + 7 - i]`` and
+    ``s[1016 - 32*t + i]``; ``s[1024 - 32*t - i]`` and ``s[-32*t + 7 - i]`` are merged in
+    part, which the model does not follow (it leaves all such loops as they are).
+    """
+    from cudalint.model.poly import expand, mono_names
+
+    lane = loop = False
+    for mono, c in expand(offset).items():
+        names = mono_names(mono)
+        if c < 0 and any(n.startswith("threadIdx.") for n in names):
+            lane = True
+        if c < 0 and sym.name in names:
+            loop = True
+    return lane and loop
+
+
+def merges(
+    accesses: Sequence[Access], arrays: Mapping[str, SharedArray] | None = None
+) -> tuple[list[MergedGroup], dict[int, Instructions]]:
+    """``find_merges``, with the accesses of unrolled loops unrolled first.
+
+    nvcc 13 unrolls a ``for`` whose trip count is a constant (fully, or by a large factor:
+    measured up to 1024 iterations, template arguments included; ``#pragma unroll 1``
+    keeps it rolled, and a ``#pragma unroll N`` below the trip count, which unrolls by N,
+    is not modelled) and then merges neighbouring accesses of the straight-line copies as
+    it merges written-out neighbours: ``for (k = 0; k < 8; ++k) r[k] = s[8*t + k]`` is two
+    LDS.128 when ``8*t`` is provably 16-byte aligned, ``s[8*t + C + k]`` stays eight LDS,
+    ``s[8*t + 2*k]`` four. An access of such a loop's body (``Access.unrolled_by``; a
+    body that stores to an array it also loads from is left alone: nvcc merges around
+    the store only in part) becomes one copy per iteration with the loop variable a
+    constant, and its copies and those of the body's other accesses are merged together.
+
+    Returns the groups of the accesses that are not unrolled, and for each unrolled
+    access (by id) the instructions its iterations become.
+    """
+    kinds: dict[tuple[object, ...], set[str]] = defaultdict(set)
+    for a in accesses:
+        kinds[(a.kernel, a.instantiation, a.region, a.array)].add(a.kind)
+    pool: list[Access] = []
+    copies: dict[int, tuple[Access, Sym, list[Access], list[int]]] = {}
+    for a in accesses:
+        sym = _loop_symbol(a) if a.region >= 0 and not a.unknown_reason else None
+        values = _constant_sequence(sym) if sym is not None else None
+        if (sym is None or values is None or len(values) < 2
+                or 0 < a.unroll_factor < len(values)
+                or len(kinds[(a.kernel, a.instantiation, a.region, a.array)]) != 1):
+            pool.append(a)
+            continue
+        made = [
+            replace(a, offset=_with_value(a.offset, sym, v), indices=(),
+                    guard=None if a.guard is None else _with_value(a.guard, sym, v))
+            for v in values
+        ]
+        step = _difference(made[0], made[1])
+        if step is None or abs(step) > 16 or _falling(a.offset, sym):
+            # iterations 16 bytes or more apart never share an instruction: a copy merges
+            # only with its own iteration's neighbours, as the access itself does
+            pool.append(a)
+            continue
+        copies[id(a)] = (a, sym, made, values)
+        pool.extend(made)
+    groups = find_merges(pool, arrays) if any(a.region >= 0 for a in pool) else []
+    if not copies:
+        return groups, {}
+    group_of = {id(m): g for g in groups for m in g.members}
+    origin: dict[int, tuple[Access, int]] = {
+        id(c): (a, v) for a, _, made, values in copies.values()
+        for c, v in zip(made, values, strict=True)}
+    loops: dict[int, Instructions] = {}
+    for key, (a, sym, made, values) in copies.items():
+        targets: list[Access] = []
+        merged_with: list[tuple[str, ...]] = []
+        seen: set[int] = set()
+        for v, c in zip(values, made, strict=True):
+            g = group_of.get(id(c))
+            if g is None:
+                targets.append(c)
+                merged_with.append(())
+                continue
+            if id(g) in seen:
+                continue
+            seen.add(id(g))
+            others: list[str] = []
+            for m in g.members:
+                if m is c:
+                    continue
+                o = origin.get(id(m))
+                if o is not None and o[0] is a:
+                    others.append(f"iteration {sym.name}{o[1] - v:+d}")
+                elif (o[0].text if o is not None else m.text) not in others:
+                    others.append(o[0].text if o is not None else m.text)
+            targets.append(g.merged)
+            merged_with.append(tuple(others))
+        if seen:  # no copy merged: the access is costed as it is, over every iteration
+            loops[key] = Instructions(tuple(targets), tuple(merged_with))
+    return [g for g in groups if not any(id(m) in origin for m in g.members)], loops

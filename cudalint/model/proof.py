@@ -34,6 +34,7 @@ from cudalint.budget import NOT_ANALYZED, BudgetExceeded
 from cudalint.budget import check as check_budget
 from cudalint.ir import (
     BLOCK_DIM,
+    INT,
     THREAD_IDX,
     UINT,
     Access,
@@ -60,7 +61,7 @@ from cudalint.model.evaluate import (
     contains_opaque,
     free_symbols,
 )
-from cudalint.model.merge import find_merges
+from cudalint.model.merge import Instructions, merges
 from cudalint.model.results import AccessResult, Cost, Status
 from cudalint.model.stride_loops import bound_counters, widened_reason
 from cudalint.model.warps import (
@@ -195,6 +196,8 @@ def atomic_form(access: Access) -> AtomicForm:
     op = _atomic_base(access.atomic_op)
     if op == "atomicCAS":
         return "cas"
+    if op in ("atomicAdd", "atomicSub") and access.atomic_value_type == "float":
+        return "cas-loop"  # LDS + ATOMS.CAST.SPIN (sm90_atomics_same_addr.jsonl)
     if access.atomic_op is None or (
         op == "atomicAdd" and access.atomic_operand == 1 and not access.atomic_result_used
     ):
@@ -202,23 +205,33 @@ def atomic_form(access: Access) -> AtomicForm:
     return "per-lane"
 
 
+def _floating(access: Access, array: SharedArray | None) -> bool:
+    """The atomic updates a floating-point value (its own type, else the array's)."""
+    value = access.atomic_value_type
+    if value is None and array is not None:
+        value = array.element_type
+    return value is not None and value.replace("const ", "").strip() in _FLOATS
+
+
 def _aggregated(access: Access, array: SharedArray | None) -> bool:
     """A warp-uniform atomic nvcc turns into one lane's instruction."""
     if access.kind != "atomic" or _atomic_base(access.atomic_op) not in _AGGREGATED:
         return False
-    if array is not None and array.element_type.replace("const ", "").strip() in _FLOATS:
+    if _floating(access, array):
         return False
     return not any(s.lane_dependent for s in free_symbols(access.offset))
 
 
 def _cas_loop(access: Access, array: SharedArray | None) -> bool:
-    """A floating-point atomicAdd/atomicSub: nvcc emits a load and a compare-and-swap
-    loop (LDS + ATOMS.CAST.SPIN, seen in the SASS for sm_80, sm_90 and sm_100), which
-    runs once per lane where no two lanes share a word and retries where they do."""
+    """A floating-point atomicAdd/atomicSub whose loop is not measured: nvcc emits a load
+    and a compare-and-swap loop (LDS + ATOMS.CAST.SPIN, seen in the SASS for sm_80, sm_90
+    and sm_100). The ``float`` loop is measured and modelled (atomic_form "cas-loop");
+    for the other types (``__half``, ``__nv_bfloat16``, ...) the loop works on the
+    enclosing 32-bit word and was not measured."""
     if access.kind != "atomic" or _atomic_base(access.atomic_op) not in ("atomicAdd",
                                                                           "atomicSub"):
         return False
-    return array is not None and array.element_type.replace("const ", "").strip() in _FLOATS
+    return atomic_form(access) != "cas-loop" and _floating(access, array)
 
 
 def _shared_word(lanes: tuple[int | None, ...], width: int) -> tuple[int, int] | None:
@@ -311,6 +324,21 @@ def _substituted(expr: Expr, values: dict[str, int]) -> Expr:
     if not any(s.name in values for s in free_symbols(expr)):
         return expr
     return _substitute(expr, values)
+
+
+def _conjuncts(expr: Expr) -> list[Expr]:
+    """``a && b && c`` -> ``[a, b, c]``."""
+    if isinstance(expr, Binary) and expr.op == "&&":
+        return _conjuncts(expr.lhs) + _conjuncts(expr.rhs)
+    return [expr]
+
+
+def _conjoined(parts: list[Expr]) -> Expr | None:
+    """``[a, b]`` -> ``a && b``; None for no parts (no guard)."""
+    out: Expr | None = None
+    for part in parts:
+        out = part if out is None else Binary("&&", out, part, INT)
+    return out
 
 
 class _LaneOpaque(Exception):
@@ -412,7 +440,8 @@ def _better(a: _Outcome, b: _Outcome | None) -> bool:
 
 
 def _sequence(ind: Sym, shape: tuple[int, int, int]) -> list[int] | None:
-    """The values a uniform loop variable takes under a block shape, or None if unbounded."""
+    """The values a uniform loop variable takes under a block shape, or None if unbounded
+    (for an iteration number, ``Induction.index``: 0, 1, … as many as the loop makes)."""
     d = ind.induction
     assert d is not None
     env = dict(zip(BLOCK_DIM, shape, strict=True))
@@ -455,6 +484,8 @@ def _sequence(ind: Sym, shape: tuple[int, int, int]) -> list[int] | None:
         if nv == v:
             return None  # no progress: not a loop we can enumerate
         v = nv
+    if d.index:
+        return list(range(len(values)))  # the iteration numbers of that sequence
     return values
 
 
@@ -706,8 +737,36 @@ def _gcd(a: int, b: int) -> int:
     return abs(a)
 
 
-def _loop_label(loops: tuple[str, ...], values: tuple[int, ...]) -> str:
-    return ", ".join(_value(n, v) for n, v in zip(loops, values, strict=True))
+def _loop_label(loops: tuple[str, ...], values: tuple[int, ...],
+                counters: dict[str, tuple[str, list[int]]] | None = None) -> str:
+    """``s = 4``; an iteration number (``Induction.index``) by its counter's value where
+    ``counters`` has it (``d = 32``), else ``iteration 2 of the 'd' loop``."""
+    parts = []
+    for n, v in zip(loops, values, strict=True):
+        got = (counters or {}).get(n)
+        if got is not None and 0 <= v < len(got[1]):
+            parts.append(f"{got[0]} = {got[1][v]}")
+        else:
+            parts.append(_value(n, v))
+    return ", ".join(parts)
+
+
+def _index_counters(syms: set[Sym], warps: list[Warp]) -> dict[str, tuple[str, list[int]]]:
+    """For each iteration-number symbol (``Induction.index``), its counter's name and
+    values, where every block shape of ``warps`` gives the counter the same values."""
+    out: dict[str, tuple[str, list[int]]] = {}
+    shapes = {lane[3:6] for w in warps for lane in w.lanes if lane is not None}
+    for sym in syms:
+        d = sym.induction
+        if d is None or not d.index or not shapes:
+            continue
+        plain = replace(sym, induction=replace(d, index=False))
+        seqs = {tuple(q) if (q := _sequence(plain, (shp[0], shp[1], shp[2]))) is not None
+                else None for shp in shapes}
+        (seq,) = seqs if len(seqs) == 1 else (None,)
+        if seq is not None:
+            out[sym.name] = (sym.name.partition(":")[2], list(seq))  # k@L12:d -> d
+    return out
 
 
 _ITERATION = "'s iteration"
@@ -1023,11 +1082,19 @@ def _prove(
         return result("unknown", None, f"the index depends on {_cause(e.reason)}")
     guard = access.guard
     guard_note: str | None = None
+    #: Why conjuncts of the guard were left out (each widens the active lanes).
+    guard_causes: list[str] = []
     if guard is not None:
-        try:
-            guard = _without_opaques(guard, opaques)
-        except _LaneOpaque as e:
-            guard, guard_note = None, f"the guard depends on {_cause(e.reason)}"
+        # A conjunct that cudalint cannot evaluate per lane is left out, the others kept:
+        # the lanes that pass them hold the lanes that pass the guard, and the cost never
+        # grows when lanes drop out (``data && lane == 0`` is one lane whatever the data).
+        kept: list[Expr] = []
+        for part in _conjuncts(guard):
+            try:
+                kept.append(_without_opaques(part, opaques))
+            except _LaneOpaque as e:
+                guard_causes.append(_cause(e.reason))
+        guard = _conjoined(kept)
     if shape.dims is not None or shape.fixed is not None:
         known = {n: v for n, v in zip(BLOCK_DIM, shape.reported or (), strict=True)
                  if v is not None}
@@ -1072,14 +1139,22 @@ def _prove(
                 widened_note = widened_reason(bounded.widened)
     loops = tuple(sorted(sequences))
     if guard is not None:
-        gnames = {s.name for s in free_symbols(guard)}
-        if not gnames & (ENUMERATED | set(loops)):
-            guard = None  # uniform: every lane or none
-        elif gnames - ENUMERATED - set(loops):
-            guard_note = "the guard depends on " + ", ".join(
-                sorted(_display(n) for n in gnames - ENUMERATED - set(loops))
-            )
-            guard = None
+        lane_names = ENUMERATED | set(loops)
+        kept = []
+        unknown: set[str] = set()
+        for part in _conjuncts(guard):
+            pnames = {s.name for s in free_symbols(part)}
+            if pnames and not pnames & lane_names:
+                continue  # uniform: every lane or none (a constant one is kept)
+            if pnames - lane_names:
+                unknown |= pnames - lane_names  # the thread index with an unknown value
+                continue
+            kept.append(part)
+        guard = _conjoined(kept)
+        if unknown:
+            guard_causes.append(", ".join(sorted(_display(n) for n in unknown)))
+    if guard_causes:
+        guard_note = "the guard depends on " + ", ".join(dict.fromkeys(guard_causes))
     names = {s.name for s in free_symbols(offset)}
     if guard is not None:
         names |= {s.name for s in free_symbols(guard)}
@@ -1136,7 +1211,7 @@ def _prove(
                 if len({(c.wavefronts, c.ideal) for c in per_iteration.values()}) > 1:
                     at = max(per_iteration, key=lambda k: (per_iteration[k].ways,
                                                            per_iteration[k].wavefronts))
-                    label = _loop_label(loops, at)
+                    label = _loop_label(loops, at, _index_counters(all_syms, warps))
                     label = ("in " if label.startswith("iteration") else "when ") + label
                     return result("worst-case", worst.cost, label,
                                   worst)
@@ -1435,46 +1510,61 @@ def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
     arch = parse_arch(options.arch)
     kernels = {k.name: k for k in tu.kernels}
     arrays = {a.key: a for a in tu.arrays}
+    loops: dict[int, Instructions] = {}
     try:
-        groups = (
-            find_merges(tu.accesses, arrays) if any(a.region >= 0 for a in tu.accesses) else []
+        groups, loops = (
+            merges(tu.accesses, arrays) if any(a.region >= 0 for a in tu.accesses) else ([], {})
         )
     except BudgetExceeded:  # no time left: every access below is reported not analyzed
-        groups = []
+        groups, loops = [], {}
     group_of = {id(m): g for g in groups for m in g.members}
     # nvcc aligns an array it reads with wider instructions to their width
     widest: dict[str, int] = {}
-    for g in groups:
-        widest[g.merged.array] = max(widest.get(g.merged.array, 1), g.merged.width)
+    wide = [g.merged for g in groups] + [
+        t for ins in loops.values() for t, m in zip(ins.targets, ins.merged_with, strict=True)
+        if m]
+    for merged in wide:
+        widest[merged.array] = max(widest.get(merged.array, 1), merged.width)
     layout = static_layout(tu, widest)
     proved: dict[tuple[int, int], AccessResult] = {}
     out = []
     for access in tu.accesses:
         group = group_of.get(id(access))
-        target = group.merged if group is not None else access
+        # the instructions the access is (the worst of them counts) and what each merges
+        if id(access) in loops:
+            ins = loops[id(access)]
+            targets = list(zip(ins.targets, ins.merged_with, strict=True))
+        elif group is not None:
+            targets = [(group.merged, tuple(m.text for m in group.members if m is not access))]
+        else:
+            targets = [(access, ())]
         shapes = shapes_for(kernels.get(access.kernel), tu, access, options)
         for mode in options.bank_modes():
-            key = (id(target), mode)
-            combined = proved.get(key)
-            if combined is None:
-                for shape in shapes:
-                    base = layout.get((target.kernel, target.array))
-                    try:
-                        check_budget()
-                        r = prove(target, arrays.get(target.array), shape, arch, mode, base)
-                    except BudgetExceeded:  # the file's time is up: say so, go on
-                        r = _not_analyzed(target, shape, arch, mode)
-                    combined = r if combined is None else _worse(combined, r)
-                assert combined is not None
-                proved[key] = combined
-            if group is not None:
-                combined = replace(
-                    combined,
-                    access=access,
-                    merged_width=group.merged.width,
-                    merged_with=tuple(m.text for m in group.members if m is not access),
-                )
-            out.append(combined)
+            worst: AccessResult | None = None
+            for target, merged_with in targets:
+                key = (id(target), mode)
+                combined = proved.get(key)
+                if combined is None:
+                    for shape in shapes:
+                        base = layout.get((target.kernel, target.array))
+                        try:
+                            check_budget()
+                            r = prove(target, arrays.get(target.array), shape, arch, mode, base)
+                        except BudgetExceeded:  # the file's time is up: say so, go on
+                            r = _not_analyzed(target, shape, arch, mode)
+                        combined = r if combined is None else _worse(combined, r)
+                    assert combined is not None
+                    proved[key] = combined
+                if merged_with or target is not access:
+                    combined = replace(
+                        combined,
+                        access=access,
+                        merged_width=target.width if merged_with else None,
+                        merged_with=merged_with,
+                    )
+                worst = combined if worst is None else _worse(worst, combined)
+            assert worst is not None
+            out.append(worst)
     return _drop_unexecuted(out)
 
 

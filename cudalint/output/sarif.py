@@ -64,7 +64,10 @@ def artifact_location(path: str) -> dict[str, Any]:
     posix = path.replace(os.sep, "/")
     while posix.startswith("./"):
         posix = posix[2:]
-    return {"uri": urllib.parse.quote(posix, safe="/"), "uriBaseId": SRCROOT}
+    # os.fsencode: a name that is not UTF-8 (held as surrogate escapes) is quoted as the
+    # bytes it is on disk, as Path.as_uri() does, not a UnicodeEncodeError that empties
+    # the whole document
+    return {"uri": urllib.parse.quote(os.fsencode(posix), safe="/"), "uriBaseId": SRCROOT}
 
 
 class _Columns:

@@ -13,6 +13,7 @@ tabs expanded to stops of 8 (as clang does) in both the source and the caret lin
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 
@@ -20,6 +21,7 @@ from cudalint.api import FileReport
 from cudalint.diagnostics import Diagnostic
 from cudalint.output import RenderOptions
 from cudalint.output.statistics import percent, totals
+from cudalint.suppressions import split_lines
 
 TAB_STOP = 8
 
@@ -59,22 +61,58 @@ def _expand(text: str, column: int) -> tuple[str, int]:
     return "".join(out), column
 
 
+#: The most bytes of a source line an excerpt shows (a minified or generated file's one
+#: 5 MB line is shown as a window around the span, marked with '…' where cut).
+EXCERPT_BYTES = 240
+#: Bytes kept before the span in a cut line.
+EXCERPT_CONTEXT = 60
+#: Characters that would drive the terminal or reorder the text: C0 and C1 controls,
+#: DEL, and the bidirectional overrides ("Trojan source").
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, *, newlines: bool = False) -> str:
+    """``text`` with the characters that would reach the terminal as commands (an escape
+    sequence in a file name or a source line) written as ``\\x1b``, ``\\u202e``;
+    ``newlines``: line breaks are kept (a message of several lines)."""
+    def escape(m: re.Match[str]) -> str:
+        ch = m.group()
+        return ch if newlines and ch == "\n" else ascii(ch)[1:-1]
+
+    return _UNPRINTABLE.sub(escape, text)
+
+
+def _cut(raw: bytes, start: int, end: int) -> tuple[bytes, int, int, bool, bool]:
+    """A window of at most EXCERPT_BYTES of ``raw`` around [start, end), on UTF-8
+    character boundaries; the span's offsets in it; whether it was cut at each end."""
+    if len(raw) <= EXCERPT_BYTES:
+        return raw, start, end, False, False
+    lo = max(0, start - EXCERPT_CONTEXT)
+    while 0 < lo < len(raw) and raw[lo] & 0xC0 == 0x80:
+        lo -= 1
+    hi = min(len(raw), lo + EXCERPT_BYTES)
+    while lo < hi < len(raw) and raw[hi] & 0xC0 == 0x80:
+        hi -= 1
+    return raw[lo:hi], start - lo, min(end, hi) - lo, lo > 0, hi < len(raw)
+
+
 def excerpt(source: bytes, d: Diagnostic) -> tuple[str, str] | None:
     """The source line of ``d`` and a caret line under its span (first line only)."""
-    lines = source.split(b"\n")
+    lines = split_lines(source)
     if not 1 <= d.line <= len(lines):
         return None
-    raw = lines[d.line - 1].rstrip(b"\r")
+    raw = lines[d.line - 1][0]
     start = min(max(d.column - 1, 0), len(raw))
     end = d.end_column - 1 if d.end_line == d.line else len(raw)
     end = min(max(end, start), len(raw))
+    raw, start, end, cut_before, cut_after = _cut(raw, start, end)
 
     def decode(b: bytes) -> str:
-        return b.decode("utf-8", errors="replace")
+        return printable(b.decode("utf-8", errors="replace"))
 
-    before, col = _expand(decode(raw[:start]), 0)
+    before, col = _expand(("…" if cut_before else "") + decode(raw[:start]), 0)
     span, end_col = _expand(decode(raw[start:end]), col)
-    after, _ = _expand(decode(raw[end:]), end_col)
+    after, _ = _expand(decode(raw[end:]) + ("…" if cut_after else ""), end_col)
     width = max(end_col - col, 1)
     caret = " " * col + "^" + "~" * (width - 1)
     return (before + span + after).rstrip(), caret
@@ -107,11 +145,11 @@ def summary(reports: Sequence[FileReport]) -> str:
 
 def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool) -> list[str]:
     head = (
-        _paint(f"{d.file}:{d.line}:{d.column}:", _BOLD, color)
+        _paint(f"{printable(d.file)}:{d.line}:{d.column}:", _BOLD, color)
         + " "
         + _paint(f"{d.severity}:", _SEVERITY_COLOR.get(d.severity, _BOLD), color)
         + " "
-        + _paint(d.message, _BOLD, color)
+        + _paint(printable(d.message), _BOLD, color)
         + f" [{d.code}]"
     )
     out = [head]
@@ -120,11 +158,12 @@ def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool) -> list[
         if ex is not None:
             out.append(ex[0])
             out.append(_paint(ex[1], _CARET_COLOR, color))
-    out.extend("  " + _paint("note:", _NOTE_COLOR, color) + " " + note for note in d.notes)
+    out.extend("  " + _paint("note:", _NOTE_COLOR, color) + " " + printable(note)
+               for note in d.notes)
     if d.fix is not None:
         # The fix, under the notes (issue 5): its title says what, the cost and, for a
         # fix --fix will not apply, why.
-        out.append("  " + _paint("help:", _HELP_COLOR, color) + " " + d.fix.title)
+        out.append("  " + _paint("help:", _HELP_COLOR, color) + " " + printable(d.fix.title))
     return out
 
 

@@ -205,7 +205,13 @@ def access_notes(ctx: FileContext, result: AccessResult) -> tuple[str, ...]:
     if result.ways_formula:
         notes.append(f"ways = {result.ways_formula}")
     if result.merged_width:
-        others = ", ".join(f"'{t}'" for t in result.merged_with)
+        # ``iteration i+1``: the access's own copy in an unrolled loop (cudalint.model.merge)
+        copies = [t.split(" ", 1)[1] for t in result.merged_with if t.startswith("iteration ")]
+        parts = [f"'{t}'" for t in result.merged_with if not t.startswith("iteration ")]
+        if copies:
+            parts.append(f"its copies in iterations {', '.join(copies)} of the unrolled "
+                         f"'{result.access.unrolled_by}' loop")
+        others = ", ".join(parts)
         notes.append(
             f"nvcc merges this access with {others} into one {result.merged_width}-byte access"
         )

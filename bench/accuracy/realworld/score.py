@@ -169,6 +169,26 @@ def replay_ir(ir_dir: Path, repo: str) -> dict[str, Any]:
     return irjson.check_ir(gzip.decompress(path.read_bytes()).decode(), show_all=True)
 
 
+def op_kind(op: str) -> str:
+    return ("atomic" if op.startswith(("ATOMS", "REDS")) else "store" if op.startswith(("STS", "STSM"))
+            else "load")
+
+
+def statement_records(recs: list[dict[str, Any]], line: int, ops: list[str]) -> list[dict[str, Any]]:
+    """Records for a measured line that holds none: nvcc puts an access's instruction on
+    another line of its statement (the right-hand side of a two-line assignment, the
+    last line of a subscript), cudalint on the line where the access starts. An access
+    whose span covers the line, else the one access of the same kind that starts one or
+    two lines above it (none if that is ambiguous)."""
+    cover = [r for r in recs if r["line"] < line <= r.get("end_line", r["line"])]
+    if cover:
+        return cover
+    kinds = {op_kind(o) for o in ops}
+    near = [r for r in recs if line - 2 <= r["line"] < line and r.get("kind") in kinds]
+    starts = {r["line"] for r in near}
+    return near if len(starts) == 1 else []
+
+
 def predict(records: list[dict[str, Any]]) -> dict[str, Any]:
     if not records:
         return {"verdict": "missing"}
@@ -192,10 +212,15 @@ def score(measured: dict[tuple[str, str, int, str], dict[str, Any]],
     for repo, recs in accesses.items():
         for r in recs:
             by_line[(repo, r["file"], r["line"])].append(r)
+    by_span: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for (repo, file, _), recs in by_line.items():
+        by_span[(repo, file)] += recs
     lines = []
     for (repo, file, line, kern), m in sorted(measured.items()):
         mv = verdict_measured(m["ratio"])
         recs = by_line.get((repo, file, line), [])
+        if not recs:
+            recs = statement_records(by_span.get((repo, file), []), line, m["ops"])
         mine = [r for r in recs if r.get("kernel") == kern]
         if not mine:  # a helper analysed as its own unit
             mine = [r for r in recs]
