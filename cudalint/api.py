@@ -705,17 +705,40 @@ def _worker_init(run_dir: str | None, main_pid: int | None = None,
 
 def _watch_main(main_pid: int, parent: int) -> None:
     """Exit this worker as soon as the main process (or the fork server, its parent)
-    has gone: a worker must not outlive the run that started it."""
+    has gone: a worker must not outlive the run that started it (killed with SIGKILL,
+    the main process cannot stop its workers itself)."""
+    started = _process_start(main_pid)
     while True:
         time.sleep(0.25)
-        try:
-            os.kill(main_pid, 0)
-        except ProcessLookupError:
+        if _process_gone(main_pid, started) or os.getppid() != parent:
+            if _marker_dir is not None:  # the main process cannot remove it now
+                shutil.rmtree(_marker_dir, ignore_errors=True)
             os._exit(1)
-        except OSError:
-            pass
-        if os.getppid() != parent:
-            os._exit(1)
+
+
+def _process_start(pid: int) -> tuple[str, str] | None:
+    """(state, start time) of ``pid`` from /proc (None where there is no /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return fields[0], fields[19]
+    except (OSError, IndexError):
+        return None
+
+
+def _process_gone(pid: int, started: tuple[str, str] | None) -> bool:
+    """Whether ``pid`` has ended: no such process, a zombie (its parent has not yet
+    reaped it), or another process that reuses the number."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        pass
+    if started is None:
+        return False
+    now = _process_start(pid)
+    return now is None or now[0] in ("Z", "X") or now[1] != started[1]
 
 
 #: In a worker: the run's directory, where ``_run_task_capped`` leaves its marker.
@@ -791,7 +814,7 @@ def _run_pool_in(
     processes: dict[int, multiprocessing.process.BaseProcess] = {}
 
     def known() -> list[multiprocessing.process.BaseProcess]:
-        processes.update(getattr(pool, "_processes", None) or {})
+        processes.update(_processes_of(pool))
         return list(processes.values())
 
     try:
@@ -835,6 +858,16 @@ def _deaths(processes: Mapping[int, multiprocessing.process.BaseProcess],
                 index = int(f.read().strip())
         out.append((code, index if index is not None and index >= 0 else None))
     return out
+
+
+def _processes_of(pool: ProcessPoolExecutor) -> dict[int, multiprocessing.process.BaseProcess]:
+    """The pool's worker processes by pid (a copy: its manager thread changes them)."""
+    for _ in range(3):
+        try:
+            return dict(getattr(pool, "_processes", None) or {})
+        except RuntimeError:  # changed while copied
+            continue
+    return {}
 
 
 def _stop_pool(pool: ProcessPoolExecutor,
@@ -915,11 +948,11 @@ class IsolatedChecker:
             except _POOL_FAILURES:
                 self._stop()
                 return _run_task(task)
-            processes = dict(getattr(pool, "_processes", None) or {})
+            processes = _processes_of(pool)
             try:
                 return future.result()
             except BrokenProcessPool:
-                processes.update(getattr(pool, "_processes", None) or {})
+                processes.update(_processes_of(pool))
                 self._stop()
                 code = next((p.exitcode for p in processes.values()
                              if p.exitcode not in (None, 0)), None)
@@ -945,7 +978,7 @@ class IsolatedChecker:
     def _stop(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
-            _stop_pool(pool, list((getattr(pool, "_processes", None) or {}).values()))
+            _stop_pool(pool, list(_processes_of(pool).values()))
 
     def close(self) -> None:
         """Stop the worker and remove its temporary files."""

@@ -182,10 +182,17 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--add-ignores", action="store_true",
                    help="append '// cudalint: ignore[CODE]' to every line with a finding")
     b.add_argument("--baseline", metavar="FILE", default=None,
-                   help="report only findings not recorded in FILE (written when missing)")
+                   help="report only findings not recorded in FILE (an error when FILE "
+                        "does not exist; --update-baseline writes it)")
+    b.add_argument("--update-baseline", action="store_true",
+                   help="with --baseline FILE: write FILE (create or replace it) with this "
+                        "run's findings, then report only those not in it (none)")
 
     o = p.add_argument_group("output")
-    o.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    o.add_argument("--format", choices=FORMATS, default="text",
+                   help="output format: text (compiler-style, with source and notes), "
+                        "concise (one 'path:line:col: CODE message' line per finding, for "
+                        "hooks and CI), json, sarif (2.1.0) or github (Actions annotations)")
     o.add_argument("--show-all", action="store_true",
                    help="JSON: list every analyzed access, not only those behind diagnostics")
     o.add_argument("--statistics", action="store_true",
@@ -412,15 +419,25 @@ def _tasks(
                 task = dataclasses.replace(task, discovered=True)
             tasks.append(task)
     # The same file given twice (or inside a given directory, or reached again through a
-    # symbolic link) is analyzed once, under the path that named it first.
+    # symbolic link) is analyzed once, under the path that named it first; of the paths
+    # a directory walk found, one that goes through no symbolic link.
     unique: list[FileTask] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for task in tasks:
         key = os.path.normcase(os.path.realpath(task.path))
         if key not in seen:
-            seen.add(key)
+            seen[key] = len(unique)
             unique.append(task)
+            continue
+        kept = unique[seen[key]]
+        if (_abs(kept.path) not in named and _abs(kept.path) != key
+                and _abs(task.path) == key):
+            unique[seen[key]] = task
     return unique, codes
+
+
+def _abs(path: str) -> str:
+    return os.path.normcase(os.path.normpath(os.path.abspath(path)))
 
 
 def _read_stdin() -> bytes:
@@ -602,17 +619,25 @@ def _add_ignores(reports: Sequence[FileReport], stdin: bool,
     return status
 
 
-def _baseline(path: str, reports: Sequence[FileReport]) -> None:
-    if not os.path.lexists(path) and os.environ.get("PRE_COMMIT") == "1":
-        # pre-commit (which sets PRE_COMMIT=1) runs a hook on batches of files, several
-        # at once: each would record its own batch, and the first one wins.
-        raise UsageError(f"--baseline {path} does not exist, and under pre-commit each "
-                         "batch of files would record only its own findings; record it "
-                         f"once with 'cudalint --baseline {path} DIR...' over your "
-                         "sources and commit it")
+def _baseline(path: str, reports: Sequence[FileReport], *, update: bool = False) -> None:
+    """Apply the baseline ``path`` to ``reports``; with ``update`` (``--update-baseline``)
+    first (re)write it with their findings. A missing baseline is an error otherwise: a
+    mistyped name would pass every run."""
+    record = f"'cudalint --baseline {path} --update-baseline DIR...'"
+    if os.environ.get("PRE_COMMIT") == "1" and (update or not os.path.lexists(path)):
+        # pre-commit (which sets PRE_COMMIT=1) may run a hook on several batches of
+        # files: each would record only its own batch.
+        raise UsageError(f"--baseline {path} {'cannot be updated' if update else 'does not exist'}"
+                         ": under pre-commit each batch of files would record only its "
+                         f"own findings; record it once with {record} over your sources "
+                         "and commit it")
+    if not update and not os.path.exists(path):
+        what = "is a symbolic link to nothing" if os.path.lexists(path) else "does not exist"
+        raise UsageError(f"--baseline {path} {what}; to record this run's findings in it, "
+                         f"run {record} once")
     try:
-        if not os.path.exists(path):
-            count = write_baseline(path, reports, create=True)
+        if update:
+            count = write_baseline(path, reports, create=not os.path.lexists(path))
             _say(f"recorded {count} finding{'s' if count != 1 else ''} in {path}")
         apply_baseline(path, load_baseline(path), reports)
     except BaselineError as exc:
@@ -671,6 +696,8 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_OK
     if args.diff and args.add_ignores:
         raise UsageError("--diff writes nothing and --add-ignores writes files: give one")
+    if args.update_baseline and args.baseline is None:
+        raise UsageError("--update-baseline needs --baseline FILE (the file to write)")
     if args.statistics and args.format not in ("text", "json"):
         raise UsageError("--statistics prints text or JSON; use --format text or json")
 
@@ -711,7 +738,7 @@ def _run(argv: Sequence[str] | None) -> int:
                     "it (not on its own)")
     _suppress(reports, codes)
     if args.baseline is not None:
-        _baseline(args.baseline, reports)
+        _baseline(args.baseline, reports, update=args.update_baseline)
     if args.add_ignores:
         # With --fix: the fixes first, then suppressions for what the fixes left.
         fixed = _apply_fixes(args, tasks, reports, codes) if args.fix else EXIT_OK
@@ -748,7 +775,7 @@ def _run(argv: Sequence[str] | None) -> int:
             max_unknown=args.max_unknown,
         )
         sys.stdout.write(render(args.format, reports, render_options))
-    if args.format == "text":
+    if args.format in ("text", "concise"):
         for report in reports:
             if report.error is not None:
                 sys.stderr.write(_error_line(report) + "\n")
@@ -963,7 +990,8 @@ def _lsp(argv: Sequence[str]) -> int:
             raise
         sys.stderr.write(
             "cudalint: error: 'cudalint lsp' needs pygls 2, which is not installed; "
-            "install it with: pip install 'cudalint[lsp]'\n"
+            f"install it into this environment with: {sys.executable} -m pip install "
+            "'pygls>=2' (or, in a clone of cudalint: pip install '.[lsp]')\n"
         )
         return EXIT_ERROR
     return server.main(argv)

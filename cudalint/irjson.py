@@ -544,8 +544,8 @@ def _working_directory(cwd: str | None) -> Iterator[None]:
 
 
 #: Flags of the command line that do something other than report (refused by dump_run).
-_NOT_REPLAYED = ("fix", "diff", "add_ignores", "baseline", "explain", "explain_access",
-                 "bank_map_svg", "list_rules", "statistics")
+_NOT_REPLAYED = ("fix", "diff", "add_ignores", "baseline", "update_baseline", "explain",
+                 "explain_access", "bank_map_svg", "list_rules", "statistics")
 
 
 class UsageError(ValueError):

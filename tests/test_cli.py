@@ -468,8 +468,9 @@ def test_end_to_end_transpose_text(real_kernel: Path, capsys: pytest.CaptureFixt
     lines = out.splitlines()
     assert lines[0] == (
         "transpose.cu:10:22: warning: 32-way bank conflict on load of 'tile' "
-        "(32 wavefronts, ideal 1) [CL001]"
+        "(32 wavefronts, ideal 1) [CL001] [*]"  # [*]: --fix pads the tile
     )
+    assert lines[-1] == "[*] 1 fixable with `--fix`"
     assert lines[1] == "    out[y * n + x] = tile[threadIdx.x][threadIdx.y];"
     assert lines[2].startswith(" " * 21 + "^~~~")
     assert "  note: block shape (32, 8, 1) from the launch at transpose.cu:16" in lines

@@ -330,5 +330,6 @@ def test_help_lists_the_new_options(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "--help")
     for flag in ("--exclude", "-j", "--statistics", "--stdin-filename", "--config",
                  "--isolated", "-p", "--compile-commands", "--warn-unused-ignores",
-                 "--add-ignores", "--baseline", "--verbose", "sarif", "github"):
+                 "--add-ignores", "--baseline", "--update-baseline", "--verbose", "sarif",
+                 "github", "concise"):
         assert flag in out

@@ -225,7 +225,7 @@ def test_a_baseline_written_meanwhile_is_kept(tmp_path: Path) -> None:
         write_baseline(str(path), [], create=True)
     assert path.read_bytes() == theirs
     assert write_baseline(str(path), []) == 0  # the library's plain call replaces it
-    assert json.loads(path.read_bytes()) == {"version": 1, "findings": []}
+    assert json.loads(path.read_bytes()) == {"version": 2, "findings": []}
     assert sorted(os.listdir(tmp_path)) == ["base.json"]
 
 

@@ -95,7 +95,7 @@ def fixture_outputs() -> dict[str, tuple[int, str, str]]:
     outputs: dict[str, tuple[int, str, str]] = {}
     try:
         for fmt, extra in (("text", ["--color", "never"]), ("json", ["--show-all"]),
-                           ("sarif", []), ("github", [])):
+                           ("sarif", []), ("github", []), ("concise", [])):
             out, err = io.StringIO(), io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = main(["--isolated", "--format", fmt, *extra, *FIXTURE_FILES])
@@ -119,10 +119,32 @@ def _stable_sarif(text: str) -> str:
 def test_fixture_snapshot_text(fixture_outputs: dict[str, tuple[int, str, str]]) -> None:
     code, out, err = fixture_outputs["text"]
     assert (code, err) == (1, "")
+    # the summary, then ruff's count of what --fix / --unsafe-fixes would fix
+    *_, last_summary, fixes = out.splitlines()
     assert re.search(r"^\d+ files, \d+ accesses: \d+ proved, \d+ worst-case, \d+ unknown"
-                     r"( \(\S+%\))?; \d+ conflicts$",
-                     out.splitlines()[-1])
+                     r"( \(\S+%\))?; \d+ conflicts$", last_summary)
+    assert re.fullmatch(r"\[\*\] \d+ fixable with `--fix` \(\d+ with `--unsafe-fixes`\)", fixes)
+    assert out.count(" [*]\n") == int(fixes.split()[1])  # each safe fix marked
     check_golden("fixtures.txt", out)
+
+
+def test_fixture_snapshot_concise(fixture_outputs: dict[str, tuple[int, str, str]]) -> None:
+    """One ``path:line:col: CODE [*] message`` line per finding, the same findings in
+    the same order as the text format, then the same summary lines."""
+    code, out, err = fixture_outputs["concise"]
+    assert (code, err) == (1, "")
+    text = fixture_outputs["text"][1].splitlines()
+    head = re.compile(r"^fixtures/\S+:\d+:\d+: (warning|info|error): ")
+    heads = [line for line in text if head.match(line)]
+    findings, tail = out.split("\n\n")
+    rows = findings.splitlines()
+    assert len(rows) == len(heads) > 0
+    for row, head in zip(rows, heads, strict=True):
+        m = re.fullmatch(r"(\S+:\d+:\d+): (CL\d{3})( \[\*\])? (.+)", row)
+        assert m, row
+        assert head.startswith(f"{m[1]}: ") and head.endswith(f"{m[4]} [{m[2]}]{m[3] or ''}")
+    assert tail.splitlines() == text[-2:]
+    check_golden("fixtures.concise.txt", out)
 
 
 def test_fixture_snapshot_json(fixture_outputs: dict[str, tuple[int, str, str]]) -> None:
@@ -142,7 +164,8 @@ def test_fixture_snapshot_sarif(fixture_outputs: dict[str, tuple[int, str, str]]
     check_golden("fixtures.sarif", _stable_sarif(out))
     # One result per text diagnostic, in the same order.
     text = fixture_outputs["text"][1]
-    heads = re.findall(r"^(\S+?):(\d+):(\d+): \w+: .* \[(CL\d{3})\]$", text, flags=re.M)
+    heads = re.findall(r"^(\S+?):(\d+):(\d+): \w+: .* \[(CL\d{3})\](?: \[\*\])?$", text,
+                       flags=re.M)
     results = document["runs"][0]["results"]
     assert len(results) == len(heads)
     for result, (file, line, _col, code_) in zip(results, heads, strict=True):

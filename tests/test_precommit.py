@@ -60,7 +60,7 @@ def test_hook_definition() -> None:
     assert hook["entry"] == "cudalint"
     assert hook["language"] == "python"
     assert hook["types_or"] == ["cuda"]
-    assert hook["require_serial"] is False
+    assert hook["require_serial"] is True  # one run, one summary (not one per batch)
     assert hook["minimum_pre_commit_version"] == "2.9.2"
 
 
@@ -83,6 +83,52 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "cudalint as tested")
     return repo
+
+
+def _readme_remote_config() -> str:
+    """README's ``.pre-commit-config.yaml`` for the hook repository (not ``repo: local``)."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for block in re.findall(r"^```yaml\n(.*?)^```", readme, re.S | re.M):
+        if block.startswith("repos:") and "repo: local" not in block:
+            return str(block)
+    raise AssertionError("README shows no .pre-commit-config.yaml for the hook repository")
+
+
+def test_readme_pre_commit_config_runs_as_written(hook_repo: Path, tmp_path: Path) -> None:
+    """README's configuration, with only its two placeholders filled in (the clone's
+    path and a commit of it), under ``pre-commit run``: one serial run, one summary,
+    ``--format=concise`` lines."""
+    pre_commit = _pre_commit()
+    config = _readme_remote_config()
+    assert "/path/to/cudalint" in config and '"0000000000000000000000000000000000000000"' in config
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hook_repo, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    config = config.replace("/path/to/cudalint", str(hook_repo)).replace(
+        "0000000000000000000000000000000000000000", head)
+    work = tmp_path / "project"
+    (work / "kernels").mkdir(parents=True)
+    (work / "kernels" / "conflict.cu").write_text(CONFLICT, encoding="utf-8")
+    (work / "kernels" / "clean.cuh").write_text(CLEAN, encoding="utf-8")
+    (work / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    _git(work, "commit", "-q", "-m", "kernels")
+    env = {
+        k: v for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PRE_COMMIT", "CUDALINT"))
+    }
+    env.update(PRE_COMMIT_HOME=str(tmp_path / "cache"), PIP_DISABLE_PIP_VERSION_CHECK="1",
+               NO_COLOR="1")
+    proc = subprocess.run([*pre_commit, "run", "--all-files", "--verbose"], cwd=work, env=env,
+                          capture_output=True, text=True, timeout=1500, check=False)
+    log = proc.stdout + proc.stderr
+    if "An unexpected error has occurred" in log and "pip" in log:
+        pytest.fail(f"pre-commit could not install the hook's environment:\n{log}")
+    assert proc.returncode == 1, log
+    assert "kernels/conflict.cu:6:43: CL001 [*] 32-way bank conflict on load of 'tile'" in log
+    assert log.count(" accesses: ") == 1, log  # require_serial: one run, one summary
 
 
 def test_pre_commit_try_repo(hook_repo: Path, tmp_path: Path) -> None:

@@ -217,15 +217,17 @@ def test_add_ignores_refuses_stdin(fake: FakePipeline, capsys: pytest.CaptureFix
 def test_baseline_records_then_reports_only_new_findings(
     fake: FakePipeline, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(capsys, "--baseline", "base.json", "transpose.cu", "clean.cu")
+    code, out, err = run(capsys, "--baseline", "base.json", "--update-baseline",
+                         "transpose.cu", "clean.cu")
     assert code == 0
     assert err == "cudalint: recorded 1 finding in base.json\n"
     assert "[CL001]" not in out
     data = json.loads(Path("base.json").read_text(encoding="utf-8"))
-    assert data == {"version": 1, "findings": [{
-        "file": "transpose.cu", "code": "CL001",
-        "message": "32-way bank conflict on load of 'tile' (32 wavefronts, ideal 1)",
-        "line_text": LOAD.strip(), "count": 1}]}
+    # keyed on a fingerprint (file, rule, function, array, access), not on the message
+    assert data == {"version": 2, "findings": [{
+        "file": "transpose.cu", "code": "CL001", "function": "transpose",
+        "array": "transpose::tile", "access": "tile[threadIdx.x][threadIdx.y]",
+        "count": 1}]}
     assert run(capsys, "--baseline", "base.json", "transpose.cu")[0] == 0
     # A new finding (strided.cu's CL002) fails.
     code, out, _ = run(capsys, "--baseline", "base.json", "transpose.cu", "strided.cu")
@@ -236,20 +238,62 @@ def test_baseline_records_then_reports_only_new_findings(
 def test_baseline_counts_identical_findings(
     fake: FakePipeline, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run(capsys, "--baseline", "base.json", "transpose.cu")
+    run(capsys, "--baseline", "base.json", "--update-baseline", "transpose.cu")
     Path("sub").mkdir()
     Path("sub/transpose.cu").write_text(TRANSPOSE, encoding="utf-8")
     code, out, _ = run(capsys, "--baseline", "base.json", "transpose.cu", "sub/transpose.cu")
     assert code == 1 and "sub/transpose.cu:10:25" in out
 
 
-@pytest.mark.parametrize("text", ["{", "[]", '{"version": 2, "findings": []}',
-                                  '{"version": 1, "findings": [{"file": 1}]}'])
+@pytest.mark.parametrize("text", ["{", "[]", '{"version": 3, "findings": []}',
+                                  '{"version": true, "findings": []}',
+                                  '{"version": 1, "findings": [{"file": 1}]}',
+                                  '{"version": 2, "findings": [{"file": "transpose.cu", '
+                                  '"code": "CL001", "message": "m", "line_text": "t"}]}'])
 def test_bad_baseline_is_exit_2(fake: FakePipeline, capsys: pytest.CaptureFixture[str],
                                 text: str) -> None:
     Path("base.json").write_text(text, encoding="utf-8")
     code, _, err = run(capsys, "--baseline", "base.json", "transpose.cu")
     assert code == 2 and "cudalint: error: base.json:" in err
+
+
+def test_missing_baseline_is_exit_2_unless_updating(
+        fake: FakePipeline, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--baseline", "base.json", "transpose.cu")
+    assert (code, out) == (2, "")
+    assert err == ("cudalint: error: --baseline base.json does not exist; to record this "
+                   "run's findings in it, run 'cudalint --baseline base.json "
+                   "--update-baseline DIR...' once\n")
+    assert not Path("base.json").exists()
+    code, _, err = run(capsys, "--update-baseline", "transpose.cu")
+    assert code == 2 and "--update-baseline needs --baseline FILE" in err
+
+
+def test_update_baseline_replaces_an_existing_one(
+        fake: FakePipeline, capsys: pytest.CaptureFixture[str]) -> None:
+    Path("base.json").write_text('{"version": 2, "findings": []}', encoding="utf-8")
+    assert run(capsys, "--baseline", "base.json", "transpose.cu")[0] == 1  # applied as is
+    code, _, err = run(capsys, "--baseline", "base.json", "--update-baseline", "transpose.cu")
+    assert (code, err) == (0, "cudalint: recorded 1 finding in base.json\n")
+    assert len(json.loads(Path("base.json").read_text(encoding="utf-8"))["findings"]) == 1
+    assert run(capsys, "--baseline", "base.json", "transpose.cu")[0] == 0
+
+
+def test_version_1_baselines_still_apply(
+        fake: FakePipeline, capsys: pytest.CaptureFixture[str]) -> None:
+    """A baseline written before fingerprints (message and line text) keeps working."""
+    v1 = {"version": 1, "findings": [{
+        "file": "transpose.cu", "code": "CL001",
+        "message": "32-way bank conflict on load of 'tile' (32 wavefronts, ideal 1)",
+        "line_text": LOAD.strip(), "count": 1}]}
+    Path("base.json").write_text(json.dumps(v1), encoding="utf-8")
+    code, out, _ = run(capsys, "--baseline", "base.json", "transpose.cu")
+    assert code == 0 and "[CL001]" not in out
+    # an entry of another line's text does not match: the finding is new
+    v1["findings"][0]["line_text"] = "something else;"
+    Path("base.json").write_text(json.dumps(v1), encoding="utf-8")
+    code, out, _ = run(capsys, "--baseline", "base.json", "transpose.cu")
+    assert code == 1 and "transpose.cu:10:" in out
 
 
 # --- end to end with the real pipeline ---------------------------------------------------------
@@ -273,7 +317,7 @@ def test_real_baseline_survives_moved_lines_and_catches_new_ones(
     monkeypatch.chdir(tmp_path)
     Path("k.cu").write_text(REAL, encoding="utf-8")
     assert run(capsys, "--isolated", "k.cu")[0] == 1
-    assert run(capsys, "--isolated", "--baseline", "b.json", "k.cu")[0] == 0
+    assert run(capsys, "--isolated", "--baseline", "b.json", "--update-baseline", "k.cu")[0] == 0
     Path("k.cu").write_text("// a new first line\n\n" + REAL, encoding="utf-8")
     code, out, _ = run(capsys, "--isolated", "--baseline", "b.json", "k.cu")
     assert code == 0, out
@@ -284,6 +328,29 @@ def test_real_baseline_survives_moved_lines_and_catches_new_ones(
     code, out, _ = run(capsys, "--isolated", "--baseline", "b.json", "k.cu")
     assert code == 1
     assert "k.cu:6:24: warning: 32-way bank conflict" in out and ":7:" not in out
+
+
+def test_real_baseline_keys_on_the_access_not_on_numbers_in_the_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tile[32][34]: the same access is now a 2-way conflict, not 32-way; the message
+    changes, the fingerprint (file, rule, kernel, array, access text) does not. Another
+    access on the same line text in another kernel is new."""
+    monkeypatch.chdir(tmp_path)
+    Path("k.cu").write_text(REAL, encoding="utf-8")
+    assert run(capsys, "--isolated", "--baseline", "b.json", "--update-baseline", "k.cu")[0] == 0
+    (entry,) = json.loads(Path("b.json").read_text(encoding="utf-8"))["findings"]
+    assert entry == {"file": "k.cu", "code": "CL001", "function": "transpose",
+                     "array": "transpose::tile", "access": "tile[threadIdx.x][threadIdx.y]",
+                     "count": 1}
+    Path("k.cu").write_text(REAL.replace("tile[32][32]", "tile[32][34]"), encoding="utf-8")
+    code, out, _ = run(capsys, "--isolated", "k.cu")
+    assert code == 1 and "2-way bank conflict on load of 'tile'" in out
+    code, out, _ = run(capsys, "--isolated", "--baseline", "b.json", "k.cu")
+    assert code == 0, out
+    Path("k.cu").write_text(REAL.replace("transpose", "transpose2"), encoding="utf-8")
+    code, out, _ = run(capsys, "--isolated", "--baseline", "b.json", "k.cu")
+    assert code == 1 and "32-way bank conflict on load of 'tile'" in out
 
 
 def test_real_add_ignores_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -3363,6 +3363,16 @@ class Executor:
             value = self.returned_value(c, target, args)
             if value is not None:
                 return value
+        if ref is not None and ref.kind == K.CXX_METHOD:
+            # a method that is not followed (a lambda reading its captures, an object's
+            # members): its value depends on state outside its arguments, which each
+            # thread may hold its own copy of (``[&] { return i + threadIdx.x; }``)
+            inputs = dedupe([*inputs, *THREAD_SYMS])
+            owner = ref.semantic_parent
+            if owner is not None and "(lambda at " in str(owner.type.spelling):
+                callee = c.children[0] if c.children else c
+                return Opaque(f"call to the lambda {_quoted_text(self.w.slice(callee.extent))}"
+                              ", which cudalint does not follow", inputs, t or INT)
         return Opaque(self.call_reason(c, name, inputs), inputs, t or INT)
 
     def call_reason(self, c: Node, name: str, inputs: tuple[Expr, ...]) -> str:

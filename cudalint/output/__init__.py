@@ -27,14 +27,14 @@ Renderer = Callable[[Sequence[FileReport], RenderOptions], str]
 
 
 def _renderers() -> dict[str, Renderer]:
-    from cudalint.output import github, json, sarif, text
+    from cudalint.output import concise, github, json, sarif, text
 
-    return {"text": text.render, "json": json.render, "sarif": sarif.render,
-            "github": github.render}
+    return {"text": text.render, "concise": concise.render, "json": json.render,
+            "sarif": sarif.render, "github": github.render}
 
 
 #: The values ``--format`` accepts.
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "concise", "json", "sarif", "github")
 
 
 def render(fmt: str, reports: Sequence[FileReport], options: RenderOptions) -> str:

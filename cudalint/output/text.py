@@ -143,6 +143,29 @@ def summary(reports: Sequence[FileReport]) -> str:
     return line
 
 
+def fixable(d: Diagnostic) -> str | None:
+    """``"safe"`` when ``--fix`` fixes ``d``, ``"unsafe"`` when only ``--unsafe-fixes``
+    does, else None (no fix, or one shown as advice only)."""
+    fix = d.fix
+    if fix is None or not fix.edits or fix.applicability not in ("safe", "unsafe"):
+        return None
+    return fix.applicability
+
+
+def fixable_line(reports: Sequence[FileReport]) -> str | None:
+    """``[*] 3 fixable with `--fix` (5 with `--unsafe-fixes`)``, as ruff ends its
+    output; None when no diagnostic has a fix that ``--fix``/``--unsafe-fixes`` applies."""
+    kinds = [fixable(d) for r in reports for d in r.diagnostics]
+    safe = kinds.count("safe")
+    unsafe = kinds.count("unsafe")
+    if not safe and not unsafe:
+        return None
+    line = f"[*] {safe} fixable with `--fix`"
+    if unsafe:
+        line += f" ({safe + unsafe} with `--unsafe-fixes`)"
+    return line
+
+
 def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool) -> list[str]:
     head = (
         _paint(f"{printable(d.file)}:{d.line}:{d.column}:", _BOLD, color)
@@ -151,6 +174,7 @@ def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool) -> list[
         + " "
         + _paint(printable(d.message), _BOLD, color)
         + f" [{d.code}]"
+        + (" [*]" if fixable(d) == "safe" else "")
     )
     out = [head]
     if source is not None:
@@ -189,5 +213,6 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
                 source = headers[d.file]
             blocks.append("\n".join(render_diagnostic(d, source, options.color)) + "\n")
     if not options.quiet:
-        blocks.append(summary(reports) + "\n")
+        fixes = fixable_line(reports)
+        blocks.append(summary(reports) + "\n" + (fixes + "\n" if fixes else ""))
     return "\n".join(blocks)
