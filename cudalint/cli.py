@@ -881,7 +881,7 @@ def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
         )
         _say(f"applied {applied} fix{'es' if applied != 1 else ''} in {fixed_files} "
              f"file{'s' if fixed_files != 1 else ''}; {remaining} warning"
-             f"{'s' if remaining != 1 else ''} remain")
+             f"{'s remain' if remaining != 1 else ' remains'}")
     return status
 
 
