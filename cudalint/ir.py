@@ -7,6 +7,7 @@ them. Index expressions are small trees of integer operations with C semantics
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -141,6 +142,23 @@ class Opaque:
 
 
 Expr = Const | Sym | Unary | Binary | Select | Cast | Opaque
+
+
+def walk(expr: Expr) -> Iterator[Expr]:
+    """Every node of ``expr``, Opaque inputs included, parents before children and
+    children in source order (operand; lhs, rhs; cond, then, other; inputs)."""
+    stack: list[Expr] = [expr]
+    while stack:
+        x = stack.pop()
+        yield x
+        if isinstance(x, Unary | Cast):
+            stack.append(x.operand)
+        elif isinstance(x, Binary):
+            stack.extend((x.rhs, x.lhs))
+        elif isinstance(x, Select):
+            stack.extend((x.other, x.then, x.cond))
+        elif isinstance(x, Opaque):
+            stack.extend(reversed(x.inputs))
 
 
 # --- declarations and accesses -----------------------------------------------------------

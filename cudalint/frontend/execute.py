@@ -110,6 +110,7 @@ from cudalint.ir import (
     SharedArray,
     Sym,
     Unary,
+    walk,
 )
 
 if TYPE_CHECKING:
@@ -475,20 +476,7 @@ _MAX_CYCLE = 64
 
 def _nodes(e: Expr) -> list[Expr]:
     """Every node of ``e`` (Opaque inputs included), parents before children."""
-    out: list[Expr] = []
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        out.append(x)
-        if isinstance(x, Unary | Cast):
-            stack.append(x.operand)
-        elif isinstance(x, Binary):
-            stack.extend((x.rhs, x.lhs))
-        elif isinstance(x, Select):
-            stack.extend((x.other, x.then, x.cond))
-        elif isinstance(x, Opaque):
-            stack.extend(reversed(x.inputs))
-    return out
+    return list(walk(e))
 
 
 def _mentions(e: Expr, v: Sym) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from cudalint.ir import Binary, Cast, Const, Expr, IntType, Opaque, Select, Sym, Unary
+from cudalint.ir import Binary, Cast, Const, Expr, IntType, Opaque, Select, Sym, Unary, walk
 
 
 class EvalError(ArithmeticError):
@@ -85,21 +85,7 @@ def _free_symbols_cached(expr: Expr) -> frozenset[Sym]:
 
 
 def _free_symbols(expr: Expr) -> set[Sym]:
-    out: set[Sym] = set()
-    stack: list[Expr] = [expr]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, Sym):
-            out.add(e)
-        elif isinstance(e, Unary | Cast):
-            stack.append(e.operand)
-        elif isinstance(e, Binary):
-            stack.extend((e.lhs, e.rhs))
-        elif isinstance(e, Select):
-            stack.extend((e.cond, e.then, e.other))
-        elif isinstance(e, Opaque):
-            stack.extend(e.inputs)
-    return out
+    return {e for e in walk(expr) if isinstance(e, Sym)}
 
 
 class _Compiler:
