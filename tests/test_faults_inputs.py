@@ -151,7 +151,8 @@ def test_tmpdir_that_is_a_file_still_analyzes(work: Path) -> None:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="needs a file system of byte names")
 def test_a_name_that_is_not_utf8_keeps_the_sarif_document(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        work: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     bad = os.fsdecode(b"bad\xff.cu")  # 'bad\udcff.cu'
     (work / bad).write_text(KERNEL)
     code, out, _ = run(capsys, "--format", "sarif", bad, "k.cu")
@@ -163,8 +164,16 @@ def test_a_name_that_is_not_utf8_keeps_the_sarif_document(
     uris = [n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in notes]
     assert uris == ["bad%FF.cu"]  # the name's bytes, percent-encoded (RFC 3986)
     assert "not UTF-8" in notes[0]["message"]["text"]
-    # and absolute: as Path.as_uri() does
+    # given absolute, under the root (here the working directory): the same relative URI
     code, out, _ = run(capsys, "--format", "sarif", str(work / bad))
+    notes = json.loads(out)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == (
+        "bad%FF.cu")
+    # outside the root (run from a subdirectory, no .git above): absolute, as
+    # Path.as_uri() does
+    (work / "sub").mkdir()
+    monkeypatch.chdir(work / "sub")
+    code, out, _ = run(capsys, "--format", "sarif", str(work / bad), "../k.cu")
     notes = json.loads(out)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     uri = notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
     assert uri.startswith("file:///") and uri.endswith("/bad%FF.cu")

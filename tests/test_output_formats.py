@@ -92,6 +92,10 @@ def fixture_outputs() -> dict[str, tuple[int, str, str]]:
 
     cwd = os.getcwd()
     os.chdir(ROOT)
+    # helpUri comes from a published docs URL, else a source checkout's docs/rules.md:
+    # the snapshot names one URL whatever the install (editable or not)
+    docs = os.environ.get("CUDALINT_DOCS_URL")
+    os.environ["CUDALINT_DOCS_URL"] = "https://example.org/cudalint/docs"
     outputs: dict[str, tuple[int, str, str]] = {}
     try:
         for fmt, extra in (("text", ["--color", "never"]), ("json", ["--show-all"]),
@@ -102,6 +106,10 @@ def fixture_outputs() -> dict[str, tuple[int, str, str]]:
             outputs[fmt] = (code, out.getvalue(), err.getvalue())
     finally:
         os.chdir(cwd)
+        if docs is None:
+            del os.environ["CUDALINT_DOCS_URL"]
+        else:
+            os.environ["CUDALINT_DOCS_URL"] = docs
     return outputs
 
 
