@@ -72,7 +72,13 @@ def render() -> str:
         for p in PATTERNS:
             parts.append(kernel(v, p))
             launches.append(f"    atm_{v}_{p}<<<GRID, 32>>>((unsigned *)out, (const unsigned *)in);")
-    parts.append(
+    parts.append(program_main(launches))
+    return "".join(parts)
+
+
+def program_main(launches: list[str]) -> str:
+    """``main()`` of an atomics suite file: fill the input, launch each kernel once."""
+    return (
         """
 int main() {
     void *out = 0, *in = 0;
@@ -87,7 +93,6 @@ int main() {
 }
 """
     )
-    return "".join(parts)
 
 
 def main() -> None:

@@ -30,6 +30,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from gen_atomics import program_main
+
 PATTERNS = {
     "same_c": "0",
     "same_r": "t / 32",
@@ -98,21 +100,7 @@ def render() -> str:
             parts.append(kernel(v, p))
             launches.append(
                 f"    sam_{v}_{p}<<<GRID, 32>>>((unsigned *)out, (const unsigned *)in);")
-    parts.append(
-        """
-int main() {
-    void *out = 0, *in = 0;
-    const unsigned bytes = 1u << 22;
-    cudaMalloc(&out, bytes);
-    cudaMalloc(&in, bytes);
-    init_input<<<64, 256>>>((unsigned *)in, bytes / 4);
-"""
-        + "\n".join(launches)
-        + """
-    return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
-}
-"""
-    )
+    parts.append(program_main(launches))
     return "".join(parts)
 
 
