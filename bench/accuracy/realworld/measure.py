@@ -45,6 +45,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+from run_gpu import find_tool as run_gpu_find_tool  # noqa: E402
 from run_gpu import parse_source_csv, source_columns  # noqa: E402
 
 SHARED_OPS = ("LDS", "STS", "ATOMS", "LDSM", "STSM", "LDGSTS", "REDS")
@@ -68,13 +69,12 @@ def sh(cmd: list[str], cwd: Path | None, timeout: float, log: list[dict[str, Any
 
 
 def find_tool(name: str) -> str:
-    for d in [os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"]:
-        if d and (Path(d) / "bin" / name).exists():
-            return str(Path(d) / "bin" / name)
-    found = shutil.which(name)
+    """`name` from the CUDA toolkit or Nsight Compute: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin,
+    then run_gpu's usual install folders."""
+    cuda_home = os.environ.get("CUDA_HOME", "")
+    hints = [Path(cuda_home) / "bin"] if cuda_home else []
+    found = run_gpu_find_tool(name, [*hints, Path("/usr/local/cuda/bin")])
     if not found:
-        for cand in sorted(Path("/opt/nvidia").glob("nsight-compute/*/" + name)) + sorted(Path("/usr/local").glob("cuda*/bin/" + name)):
-            return str(cand)
         raise SystemExit(f"measure: {name} not found")
     return found
 
