@@ -254,6 +254,13 @@ class CompileDatabase:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def fresh(self) -> CompileDatabase:
+        """The same entries without the translated flags cached so far (response files
+        are read again): for a database kept across runs (the language server)."""
+        copy = CompileDatabase(self.path, [])
+        copy._entries = self._entries
+        return copy
+
     @classmethod
     def load(cls, where: str) -> CompileDatabase:
         """Read ``where`` (a ``compile_commands.json`` or a directory holding one)."""

@@ -5,7 +5,15 @@ A file's configuration is the nearest one found by walking up from the file's di
 (in each directory ``.cudalint.toml``, then ``cudalint.toml``, then a ``pyproject.toml``
 that has a ``[tool.cudalint]`` table, as ruff does), unless ``--config FILE`` names one
 for every file. Relative paths in a configuration (``include-dirs``, ``exclude``,
-``per-file-ignores``) are relative to the directory of the file that holds it.
+``per-file-ignores``, ``compile-commands``) are relative to the directory of the file
+that holds it.
+
+``extend = "../pyproject.toml"`` builds a configuration on another one, as ruff's
+``extend`` does: the extended file's settings apply where this file is silent, this
+file's keys win, and each relative path stays relative to the file that names it. The
+rule selectors (``select``, ``extend-select``, ``ignore``) of both files are layered,
+the extended file's first. A chain of ``extend`` that comes back to a file it has
+already read is an error.
 
 This module only reads and validates; the CLI merges the result with its flags
 (flags win) into ``Options``.
@@ -17,7 +25,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -25,7 +33,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-from cudalint.model.arch import ArchError, parse_arch
+from cudalint.model.arch import MAX_THREADS_PER_BLOCK, ArchError, parse_arch
 
 __all__ = [
     "CONFIG_NAMES",
@@ -38,8 +46,6 @@ __all__ = [
 
 #: Looked for in each directory, in this order.
 CONFIG_NAMES = (".cudalint.toml", "cudalint.toml", "pyproject.toml")
-
-MAX_THREADS_PER_BLOCK = 1024
 
 
 class ConfigError(Exception):
@@ -72,6 +78,33 @@ class Config:
     timeout: float | None = None
     #: The directory the file is in (the base of its relative paths).
     root: str = field(default_factory=os.getcwd)
+    #: ``compile-commands``: an absolute path (a ``compile_commands.json`` or a directory
+    #: holding one), False to look for none, None where the file is silent (look for one).
+    compile_commands: str | bool | None = None
+    #: ``respect-gitignore``; None where the file is silent (true).
+    respect_gitignore: bool | None = None
+    #: The files ``extend`` pulled in, nearest first (absolute or as found).
+    extends: tuple[str, ...] = ()
+    #: The base of ``exclude``'s globs (the directory of the file that set them);
+    #: ``root`` when empty.
+    exclude_root: str = ""
+    #: The base of ``per-file-ignores``' globs; ``root`` when empty.
+    per_file_ignores_root: str = ""
+    #: The file that set ``exclude`` (this one, or one it extends), for messages.
+    exclude_from: str | None = None
+    #: The rule selectors of the extended files, (select, extend-select, ignore) each,
+    #: applied before this file's own, the farthest first.
+    base_rule_layers: tuple[
+        tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]], ...
+    ] = ()
+
+    @property
+    def exclude_base(self) -> str:
+        return self.exclude_root or self.root
+
+    @property
+    def per_file_ignores_base(self) -> str:
+        return self.per_file_ignores_root or self.root
 
     @property
     def where(self) -> str:
@@ -234,6 +267,13 @@ def _per_file_ignores(
     )
 
 
+def _compile_commands(path: str, key: str, value: object) -> str | bool:
+    if value is False:
+        return False
+    return _string(path, key, value,
+                   "a compile_commands.json, a directory holding one, or false")
+
+
 #: Every key a configuration may hold, and how its value is checked.
 KEYS: dict[str, Callable[[str, str, object], Any]] = {
     "select": _codes,
@@ -250,11 +290,16 @@ KEYS: dict[str, Callable[[str, str, object], Any]] = {
     "warn-unused-ignores": _bool,
     "cuda-path": lambda p, k, v: _string(p, k, v, "a directory"),
     "timeout": _timeout,
+    "extend": lambda p, k, v: _string(p, k, v, "a configuration file"),
+    "compile-commands": _compile_commands,
+    "respect-gitignore": _bool,
 }
 
 
-def parse_config(table: Mapping[str, Any], path: str, where: str = "") -> Config:
-    """Validate the ``[tool.cudalint]`` table (or a whole cudalint.toml) of ``path``."""
+def parse_config(table: Mapping[str, Any], path: str, where: str = "",
+                 _chain: tuple[str, ...] = ()) -> Config:
+    """Validate the ``[tool.cudalint]`` table (or a whole cudalint.toml) of ``path``,
+    with the configuration it ``extend``s beneath it."""
     values: dict[str, Any] = {}
     for key, value in table.items():
         check = KEYS.get(key)
@@ -269,6 +314,14 @@ def parse_config(table: Mapping[str, Any], path: str, where: str = "") -> Config
         )
     if values.get("cuda_path") is not None:
         values["cuda_path"] = os.path.normpath(os.path.join(root, values["cuda_path"]))
+    if isinstance(values.get("compile_commands"), str):
+        values["compile_commands"] = os.path.normpath(
+            os.path.join(root, values["compile_commands"]))
+    if "exclude" in values:
+        values["exclude_root"] = root
+        values["exclude_from"] = path
+    if "per_file_ignores" in values:
+        values["per_file_ignores_root"] = root
     if "bank_mode" in values and values["bank_mode"] != "4":
         arch = values.get("arch")
         if arch is not None and parse_arch(arch).family != "kepler":
@@ -276,7 +329,53 @@ def parse_config(table: Mapping[str, Any], path: str, where: str = "") -> Config
                 f"{path}: invalid value for 'bank-mode': {values['bank_mode']!r} needs a "
                 f"Kepler 'arch' (sm_30 to sm_37), not {arch} (allowed here: 4)"
             )
-    return Config(path=path, root=root, **values)
+    extend = values.pop("extend", None)
+    own = Config(path=path, root=root, **values)
+    if extend is None:
+        return own
+    return _extended(own, set(values), extend, (*_chain, os.path.realpath(path)))
+
+
+#: Config fields an extending file inherits where it is silent (the rule selectors are
+#: layered instead; the bookkeeping fields are set below).
+_INHERITED = frozenset(
+    name for name in (f.name for f in fields(Config))
+    if name not in ("path", "root", "extends", "base_rule_layers", "select",
+                    "extend_select", "ignore", "exclude_root", "per_file_ignores_root",
+                    "exclude_from")
+)
+#: ``extend`` chains longer than this are refused (a cycle is caught before).
+MAX_EXTEND_DEPTH = 32
+
+
+def _extended(own: Config, keys: set[str], extend: str, chain: tuple[str, ...]) -> Config:
+    """``own`` over the configuration its ``extend`` names (ruff's semantics)."""
+    path = own.path or "<defaults>"
+    target = os.path.normpath(os.path.join(own.root, extend))
+    shown = shown_path(target)
+    if os.path.realpath(target) in chain:
+        files = [shown_path(p) for p in chain[chain.index(os.path.realpath(target)):]]
+        raise ConfigError(f"{path}: 'extend' makes a cycle: "
+                          f"{' -> '.join([*files, shown])}")
+    if len(chain) > MAX_EXTEND_DEPTH:
+        raise ConfigError(f"{path}: 'extend' chain longer than {MAX_EXTEND_DEPTH} files")
+    if not os.path.isfile(target):
+        raise ConfigError(f"{path}: invalid value for 'extend': {extend!r} "
+                          f"({shown}: no such file)")
+    base = _load(shown, chain)
+    inherited: dict[str, Any] = {
+        name: getattr(base, name) for name in _INHERITED if name not in keys
+    }
+    if "exclude" not in keys:
+        inherited["exclude_root"] = base.exclude_base
+        inherited["exclude_from"] = base.exclude_from
+    if "per_file_ignores" not in keys:
+        inherited["per_file_ignores_root"] = base.per_file_ignores_base
+    layers = base.base_rule_layers
+    if base.select is not None or base.extend_select or base.ignore:
+        layers = (*layers, (base.select, base.extend_select, base.ignore))
+    return replace(own, **inherited, base_rule_layers=layers,
+                   extends=(base.path or shown, *base.extends))
 
 
 def _read_toml(path: str) -> dict[str, Any]:
@@ -308,11 +407,15 @@ def _tool_table(data: dict[str, Any], path: str) -> dict[str, Any] | None:
 
 def load_config(path: str) -> Config:
     """Read one configuration file; a ``pyproject.toml`` without ``[tool.cudalint]`` is empty."""
+    return _load(path, ())
+
+
+def _load(path: str, chain: tuple[str, ...]) -> Config:
     data = _read_toml(path)
     if os.path.basename(path) == "pyproject.toml":
         table = _tool_table(data, path)
-        return parse_config(table or {}, path, "tool.cudalint.")
-    return parse_config(data, path)
+        return parse_config(table or {}, path, "tool.cudalint.", chain)
+    return parse_config(data, path, "", chain)
 
 
 def shown_path(path: str) -> str:
@@ -343,6 +446,20 @@ class ConfigFinder:
         if not os.path.isdir(start):
             start = os.path.dirname(start)
         return self._for_dir(start)
+
+    @property
+    def isolated(self) -> bool:
+        """``--isolated``: no configuration file (and no compilation database) is
+        looked for."""
+        return self._isolated
+
+    def for_directory(self, directory: str) -> Config:
+        """The configuration of the files in ``directory`` (which need not exist)."""
+        if self._explicit is not None:
+            return self._explicit
+        if self._isolated:
+            return Config()
+        return self._for_dir(os.path.abspath(directory))
 
     def _for_dir(self, directory: str) -> Config:
         seen: list[str] = []

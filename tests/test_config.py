@@ -10,9 +10,8 @@ import os
 from pathlib import Path
 
 import pytest
-from factories import FakePipeline, install_fake_pipeline, write_sources
+from factories import FakePipeline, install_fake_pipeline, run_cli, write_sources
 
-from cudalint.cli import main
 from cudalint.config import Config, ConfigFinder, load_config
 
 
@@ -23,11 +22,7 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakePipeline:
     return pipeline
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli
 
 
 def sources(directory: str, *names: str) -> None:
@@ -134,8 +129,9 @@ exclude = ["third_party"]
 """
 
 
-def test_every_key_is_applied(fake: FakePipeline, capsys: pytest.CaptureFixture[str],
-                              tmp_path: Path) -> None:
+def test_every_key_is_applied(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     write("pyproject.toml", FULL)
     sources(".", "strided.cu")
     sources("legacy", "transpose.cu")
@@ -143,29 +139,59 @@ def test_every_key_is_applied(fake: FakePipeline, capsys: pytest.CaptureFixture[
     code, out, _ = run(capsys, ".")
     o = fake.options[0]
     assert (o.arch, o.bank_mode, o.block_dim, o.block_dim_source, o.std) == (
-        "sm_35", "8", (16, 16, 1), "config", "c++14")
+        "sm_35",
+        "8",
+        (16, 16, 1),
+        "config",
+        "c++14",
+    )
     assert o.include_dirs == (str(tmp_path / "include"), "/abs/dir")
     assert o.defines == ("TILE=32", "DEBUG")
     # exclude: third_party is not analyzed; per-file-ignores: legacy's CL001 is dropped.
     # (``cudalint .`` finds ``legacy/transpose.cu``, not ``./legacy/transpose.cu``)
     assert sorted(fake.parsed) == [os.path.join("legacy", "transpose.cu"), "strided.cu"]
     assert "transpose.cu:" not in out and "strided.cu:6:30: warning:" in out
-    # select CL00 minus CL003: CL002 and CL004 remain in strided.cu.
-    assert "[CL002]" in out and "[CL004]" in out and "[CL003]" not in out
+    # select CL00 minus CL003: CL004 remains in strided.cu, and the 4-byte mode's
+    # possible conflict rides on the 8-byte mode's proved one (one finding per access,
+    # both modes: no CL002 beside a CL001).
+    assert "[CL004]" in out and "[CL003]" not in out and "[CL002]" not in out
+    assert "in 8-byte bank mode; 4-byte bank mode: possible 32-way" in out
     assert code == 1
 
 
 def test_flags_override_the_configuration(
     fake: FakePipeline, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write("cudalint.toml", 'arch = "sm_35"\nbank-mode = "both"\nblock-dim = [16, 16]\n'
-          'std = "c++14"\ndefines = ["A=1"]\ninclude-dirs = ["cfg"]\n')
+    write(
+        "cudalint.toml",
+        'arch = "sm_35"\nbank-mode = "both"\nblock-dim = [16, 16]\n'
+        'std = "c++14"\ndefines = ["A=1"]\ninclude-dirs = ["cfg"]\n',
+    )
     sources(".", "clean.cu")
-    run(capsys, "--arch", "sm_37", "--bank-mode", "4", "--block-dim", "64", "--std", "c++20",
-        "-D", "A=2", "-I", "cli", "clean.cu")
+    run(
+        capsys,
+        "--arch",
+        "sm_37",
+        "--bank-mode",
+        "4",
+        "--block-dim",
+        "64",
+        "--std",
+        "c++20",
+        "-D",
+        "A=2",
+        "-I",
+        "cli",
+        "clean.cu",
+    )
     o = fake.options[0]
     assert (o.arch, o.bank_mode, o.block_dim, o.block_dim_source, o.std) == (
-        "sm_37", "4", (64, 1, 1), "cli", "c++20")
+        "sm_37",
+        "4",
+        (64, 1, 1),
+        "cli",
+        "c++20",
+    )
     # Lists add up: the command line's macro comes last (it wins), its directory first.
     assert o.defines == ("A=1", "A=2")
     assert o.include_dirs[0] == "cli" and o.include_dirs[1].endswith("cfg")
@@ -203,21 +229,23 @@ def test_cudalint_toml_and_table_defines(
     [
         ('selct = ["CL001"]', "unknown key 'tool.cudalint.selct' (allowed: select,"),
         ('arch = "sm_99"', "invalid value for 'arch': unknown arch 'sm_99'; known: sm_20"),
-        ('arch = 3.5', "invalid value for 'arch': 3.5 (allowed: an architecture"),
+        ("arch = 3.5", "invalid value for 'arch': 3.5 (allowed: an architecture"),
         ('bank-mode = "16"', "invalid value for 'bank-mode': '16' (allowed: 4, 8 or \"both\")"),
-        ('block-dim = [33, 33]', "invalid value for 'block-dim': [33, 33] (allowed: a list of"),
+        ("block-dim = [33, 33]", "invalid value for 'block-dim': [33, 33] (allowed: a list of"),
         ('block-dim = "x"', "invalid value for 'block-dim'"),
         ('select = ["E501"]', "invalid value for 'select': ['E501'] (allowed: rule codes"),
         ('ignore = "CL001"', None),  # a single string is accepted
         ('std = "fortran"', "invalid value for 'std': 'fortran' (allowed: a C++ standard"),
-        ('defines = [1]', "invalid value for 'defines': [1] (allowed: a list of"),
+        ("defines = [1]", "invalid value for 'defines': [1] (allowed: a list of"),
         ('include-dirs = "inc"', None),
-        ('exclude = [1]', "invalid value for 'exclude': [1] (allowed: a list of glob"),
+        ("exclude = [1]", "invalid value for 'exclude': [1] (allowed: a list of glob"),
         ('per-file-ignores = ["x"]', "invalid value for 'per-file-ignores'"),
         ('per-file-ignores = { "*.cu" = ["X1"] }', "invalid value for 'per-file-ignores.*.cu'"),
         ('arch = "sm_90"\nbank-mode = 8', "'bank-mode': '8' needs a Kepler 'arch'"),
-        ('warn-unused-ignores = "yes"', "invalid value for 'warn-unused-ignores': 'yes' "
-                                        "(allowed: true or false)"),
+        (
+            'warn-unused-ignores = "yes"',
+            "invalid value for 'warn-unused-ignores': 'yes' (allowed: true or false)",
+        ),
         ("arch = [", "pyproject.toml: invalid TOML:"),
         ("cudalint = 1", None),  # [tool] cudalint not a table: see below
     ],
@@ -252,7 +280,8 @@ def test_unknown_key_in_cudalint_toml_lists_allowed_keys(
     assert err.strip() == (
         "cudalint: error: cudalint.toml: unknown key 'colour' (allowed: select, extend-select, "
         "ignore, per-file-ignores, arch, bank-mode, block-dim, include-dirs, defines, std, "
-        "exclude, warn-unused-ignores, cuda-path, timeout)"
+        "exclude, warn-unused-ignores, cuda-path, timeout, extend, compile-commands, "
+        "respect-gitignore)"
     )
 
 
@@ -278,7 +307,8 @@ def test_finder_caches_and_stops_at_the_root(tmp_path: Path) -> None:
     assert first.arch == "sm_80" and first.root == str(tmp_path)
     assert finder.for_path(str(tmp_path / "a" / "x.cu")) is first
     assert ConfigFinder(isolated=True).for_path(str(tmp_path / "a" / "k.cu")) == Config(
-        root=Config().root)
+        root=Config().root
+    )
 
 
 def test_load_config_resolves_relative_paths(tmp_path: Path) -> None:
@@ -302,8 +332,12 @@ def test_documented_toml_examples_are_valid(doc: str, tmp_path: Path) -> None:
     for i, block in enumerate(blocks):
         if "[language-server." in block:
             continue  # an editor's configuration (Helix), not cudalint's
-        path = tmp_path / f"{i}" / "pyproject.toml"
-        path.parent.mkdir()
+        # deep enough that an example's extend = "../../pyproject.toml" stays in tmp_path
+        path = tmp_path / f"{i}" / "a" / "b" / "pyproject.toml"
+        path.parent.mkdir(parents=True)
         path.write_text(block, encoding="utf-8")
+        extend = re.search(r'^extend = "(.*)"', block, flags=re.M)
+        if extend:  # the file it extends: the project's (empty here)
+            (path.parent / extend[1]).write_text("[tool.cudalint]\n", encoding="utf-8")
         config = load_config(str(path))
         assert config.path is not None and (config.select or config.arch or config.ignore)
