@@ -61,8 +61,11 @@ class Client:
         env["PYTHONPATH"] = str(ROOT)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cudalint", "lsp", "--debounce-ms", "50"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=cwd, env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
         )
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
         self.next_id = 0
@@ -121,8 +124,11 @@ class Client:
 
     def diagnostics(self, uri: str, version: int) -> list[dict[str, Any]]:
         message = self.wait(
-            lambda m: m.get("method") == "textDocument/publishDiagnostics"
-            and m["params"]["uri"] == uri and m["params"].get("version") == version
+            lambda m: (
+                m.get("method") == "textDocument/publishDiagnostics"
+                and m["params"]["uri"] == uri
+                and m["params"].get("version") == version
+            )
         )
         return list(message["params"]["diagnostics"])
 
@@ -140,8 +146,11 @@ def _apply(text: str, edits: list[dict[str, Any]]) -> str:
             i += 1
         return sum(len(x) + 1 for x in lines[: pos["line"]]) + i
 
-    for e in sorted(edits, key=lambda e: (e["range"]["start"]["line"],
-                                          e["range"]["start"]["character"]), reverse=True):
+    for e in sorted(
+        edits,
+        key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]),
+        reverse=True,
+    ):
         start, end = offset(e["range"]["start"]), offset(e["range"]["end"])
         text = text[:start] + e["newText"] + text[end:]
     return text
@@ -156,10 +165,14 @@ def test_language_server_session(tmp_path: Path) -> None:
     uri = source.as_uri()
     client = Client(tmp_path)
     try:
-        init = client.request("initialize", {
-            "processId": os.getpid(), "rootUri": tmp_path.as_uri(),
-            "capabilities": {"general": {"positionEncodings": ["utf-16"]}},
-        })
+        init = client.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": tmp_path.as_uri(),
+                "capabilities": {"general": {"positionEncodings": ["utf-16"]}},
+            },
+        )
         caps = init["capabilities"]
         assert caps["hoverProvider"]
         assert "quickfix" in caps["codeActionProvider"]["codeActionKinds"]
@@ -167,8 +180,10 @@ def test_language_server_session(tmp_path: Path) -> None:
         client.notify("initialized", {})
 
         # didOpen: the 32-way conflict, at UTF-16 positions past 'é😀'
-        client.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "cuda-cpp", "version": 1, "text": KERNEL}})
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "cuda-cpp", "version": 1, "text": KERNEL}},
+        )
         diagnostics = client.diagnostics(uri, 1)
         assert [d["code"] for d in diagnostics] == ["CL001"]
         d = diagnostics[0]
@@ -183,9 +198,13 @@ def test_language_server_session(tmp_path: Path) -> None:
         assert d["severity"] == 2 and d["source"] == "cudalint"
 
         # hover on the access: wavefronts, ideal, status, block shape, arch (from config)
-        hover = client.request("textDocument/hover", {
-            "textDocument": {"uri": uri},
-            "position": {"line": ACCESS_LINE, "character": start + 3}})
+        hover = client.request(
+            "textDocument/hover",
+            {
+                "textDocument": {"uri": uri},
+                "position": {"line": ACCESS_LINE, "character": start + 3},
+            },
+        )
         text = hover["contents"]["value"]
         assert "32-way bank conflict" in text
         assert "wavefronts: 32" in text and "ideal: 1" in text
@@ -193,14 +212,17 @@ def test_language_server_session(tmp_path: Path) -> None:
         assert "block shape: (32, 32, 1) from the launch" in text
         assert "arch: sm_80" in text
         assert hover["range"] == d["range"]
-        nothing = client.request("textDocument/hover", {
-            "textDocument": {"uri": uri}, "position": {"line": 0, "character": 2}})
+        nothing = client.request(
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 2}},
+        )
         assert nothing is None
 
         # the quick fix: pad the array, as a workspace edit on the declaration
-        actions = client.request("textDocument/codeAction", {
-            "textDocument": {"uri": uri}, "range": d["range"],
-            "context": {"diagnostics": [d]}})
+        actions = client.request(
+            "textDocument/codeAction",
+            {"textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": [d]}},
+        )
         assert actions, "no code action"
         action = actions[0]
         assert action["kind"] == "quickfix"
@@ -212,17 +234,23 @@ def test_language_server_session(tmp_path: Path) -> None:
         assert "__shared__ float tile[TILE][TILE + 1];" in fixed
 
         # didChange with the unsaved, fixed buffer: the analysis clears the diagnostic
-        client.notify("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": 2},
-            "contentChanges": [{"text": fixed}]})
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]},
+        )
         assert client.diagnostics(uri, 2) == []
-        hover = client.request("textDocument/hover", {
-            "textDocument": {"uri": uri},
-            "position": {"line": ACCESS_LINE, "character": start}})
+        hover = client.request(
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": ACCESS_LINE, "character": start}},
+        )
         assert "no bank conflict" in hover["contents"]["value"]
-        assert client.request("textDocument/codeAction", {
-            "textDocument": {"uri": uri}, "range": d["range"],
-            "context": {"diagnostics": []}}) == []
+        assert (
+            client.request(
+                "textDocument/codeAction",
+                {"textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": []}},
+            )
+            == []
+        )
 
         # didSave re-analyzes (the buffer; the file on disk still has the conflict)
         client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
@@ -245,8 +273,13 @@ def test_lsp_without_pygls_says_how_to_install() -> None:
         "from cudalint.cli import main\n"
         "sys.exit(main(['lsp']))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
     assert proc.returncode == 2
     # commands that work: cudalint is not on PyPI, so no 'pip install cudalint[lsp]'
     assert f"{sys.executable} -m pip install 'pygls>=2'" in proc.stderr
@@ -288,14 +321,33 @@ def test_headers_with_device_code_get_diagnostics(tmp_path: Path) -> None:
     plain_h.write_text("int f(int a);\n", encoding="utf-8")
     client = Client(tmp_path)
     try:
-        client.request("initialize", {
-            "processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.request(
+            "initialize",
+            {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}},
+        )
         client.notify("initialized", {})
-        client.notify("textDocument/didOpen", {"textDocument": {
-            "uri": plain_h.as_uri(), "languageId": "c", "version": 1,
-            "text": "int f(int a);\n"}})
-        client.notify("textDocument/didOpen", {"textDocument": {
-            "uri": kernel_h.as_uri(), "languageId": "cpp", "version": 1, "text": text}})
+        client.notify(
+            "textDocument/didOpen",
+            {
+                "textDocument": {
+                    "uri": plain_h.as_uri(),
+                    "languageId": "c",
+                    "version": 1,
+                    "text": "int f(int a);\n",
+                }
+            },
+        )
+        client.notify(
+            "textDocument/didOpen",
+            {
+                "textDocument": {
+                    "uri": kernel_h.as_uri(),
+                    "languageId": "cpp",
+                    "version": 1,
+                    "text": text,
+                }
+            },
+        )
         published: list[str] = []
 
         def kernel_answer(m: dict[str, Any]) -> bool:
@@ -317,3 +369,154 @@ def test_headers_with_device_code_get_diagnostics(tmp_path: Path) -> None:
         if client.proc.poll() is None:
             client.proc.kill()
             client.proc.wait()
+
+
+# --- code actions: fix all, suppress on this line ------------------------------------------
+
+TWO = """\
+__global__ void two(float *out, const float *in) {
+    __shared__ float a[32][32];
+    __shared__ float b[32][32];
+    a[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+    b[threadIdx.y][threadIdx.x] = in[threadIdx.x * 32 + threadIdx.y];
+    __syncthreads();
+    out[threadIdx.y * 32 + threadIdx.x] = a[threadIdx.x][threadIdx.y];  // cudalint: ignore[CL003]
+    out[threadIdx.x] += b[threadIdx.x][threadIdx.y];
+}
+
+void launch(float *out, const float *in) {
+    two<<<1, dim3(32, 32)>>>(out, in);
+}"""  # no newline at the end: fix-all's edit must still land
+
+
+def test_fix_all_and_suppress_on_this_line(tmp_path: Path) -> None:
+    """Column reads of a[32][32] and b[32][32] by lanes threadIdx.x = 0..31: words 32*i,
+    all in bank 0, a 32-way conflict each; padded to [32][33] (words 33*i: banks i)
+    neither conflicts."""
+    pytest.importorskip("pygls")
+    pytest.importorskip("lsprotocol")
+    source = tmp_path / "two.cu"
+    source.write_text(TWO, encoding="utf-8")
+    uri = source.as_uri()
+    client = Client(tmp_path)
+    try:
+        init = client.request(
+            "initialize",
+            {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}},
+        )
+        kinds = init["capabilities"]["codeActionProvider"]["codeActionKinds"]
+        assert "quickfix" in kinds and "source.fixAll.cudalint" in kinds
+        client.notify("initialized", {})
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "cuda-cpp", "version": 1, "text": TWO}},
+        )
+        diagnostics = client.diagnostics(uri, 1)
+        assert [(d["code"], d["range"]["start"]["line"]) for d in diagnostics] == [
+            ("CL001", 6),
+            ("CL001", 7),
+        ]
+        everywhere = {"start": {"line": 0, "character": 0}, "end": {"line": 13, "character": 0}}
+
+        def actions(
+            only: list[str] | None, rng: dict[str, Any] = everywhere
+        ) -> list[dict[str, Any]]:
+            context: dict[str, Any] = {"diagnostics": diagnostics}
+            if only is not None:
+                context["only"] = only
+            return list(
+                client.request(
+                    "textDocument/codeAction",
+                    {"textDocument": {"uri": uri}, "range": rng, "context": context},
+                )
+            )
+
+        # fix all: asked for as editor.codeActionsOnSave asks (only: source.fixAll)
+        for only in (["source.fixAll"], ["source"], ["source.fixAll.cudalint"]):
+            (fix_all,) = actions(only)
+            assert fix_all["kind"] == "source.fixAll.cudalint"
+            assert "diagnostics" not in fix_all or not fix_all["diagnostics"]
+        assert fix_all["title"] == "cudalint: fix all (2 safe fixes)"
+        (edit,) = fix_all["edit"]["changes"][uri]
+        assert edit["range"] == {
+            "start": {"line": 1, "character": 0},
+            "end": {"line": 3, "character": 0},
+        }
+        fixed = _apply(TWO, [edit])
+        assert fixed == TWO.replace("[32][32];", "[32][33];")
+        # quick fixes alone: no fix-all; no kind asked: both
+        assert all(a["kind"] == "quickfix" for a in actions(["quickfix"]))
+        assert "source.fixAll.cudalint" in [a["kind"] for a in actions(None)]
+        assert actions(["refactor"]) == []
+
+        # suppress on this line: merged into the comment line 7 (0-based 6) already has
+        on_a = actions(["quickfix"], diagnostics[0]["range"])
+        assert [a["title"] for a in on_a] == [
+            "pad the last dimension: a[32][33] (+128 bytes per block)",
+            "Suppress CL001 on this line",
+        ]
+        (merge,) = on_a[1]["edit"]["changes"][uri]
+        suppressed = _apply(TWO, [merge])
+        assert suppressed.split("\n")[6].endswith(
+            "a[threadIdx.x][threadIdx.y];  // cudalint: ignore[CL001, CL003]"
+        )
+        assert on_a[1]["diagnostics"][0]["range"] == diagnostics[0]["range"]
+        # ... and appended to line 8 (0-based 7), which has no comment
+        on_b = actions(None, diagnostics[1]["range"])
+        (append,) = next(a for a in on_b if a["title"] == "Suppress CL001 on this line")["edit"][
+            "changes"
+        ][uri]
+        suppressed = _apply(suppressed, [append])
+        assert suppressed.split("\n")[7] == (
+            "    out[threadIdx.x] += b[threadIdx.x][threadIdx.y];  // cudalint: ignore[CL001]"
+        )
+
+        # the edited buffers: fixed has no finding, suppressed shows none either
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]},
+        )
+        assert client.diagnostics(uri, 2) == []
+        assert actions(None) == []  # nothing to fix or suppress any more
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": suppressed}]},
+        )
+        assert client.diagnostics(uri, 3) == []
+        client.request("shutdown", None)
+        client.notify("exit", None)
+        assert client.proc.wait(timeout=TIMEOUT) == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+            client.proc.wait()
+
+
+def test_fix_all_edit_spans_the_changed_lines() -> None:
+    pytest.importorskip("lsprotocol")
+    from cudalint.lsp.server import _lines_edit
+
+    def check(old: str, new: str) -> None:
+        e = _lines_edit(old, new, "utf-16")
+        got = _apply(
+            old,
+            [
+                {
+                    "range": {
+                        "start": {"line": e.range.start.line, "character": e.range.start.character},
+                        "end": {"line": e.range.end.line, "character": e.range.end.character},
+                    },
+                    "newText": e.new_text,
+                }
+            ],
+        )
+        assert got == new, (old, new, e)
+
+    check("a\nb\nc\n", "a\nB\nc\n")
+    check("a\nb\nc", "a\nb\nC")  # the open last line
+    check("a\nb\nc", "a\nb\nc\nd")
+    check("é😀\r\nx\r\n", "é😀\r\ny\r\nz\r\n")
+    check("a\na\na\n", "a\na\n")
+    check("", "x\n")
+    e = _lines_edit("a\nb\nc", "a\nB\nc", "utf-16")
+    assert (e.range.start.line, e.range.end.line, e.new_text) == (1, 2, "B\n")

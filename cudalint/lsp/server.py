@@ -3,10 +3,17 @@ and for .h/.hpp/.inl headers that hold a kernel or a shared array.
 
 - Diagnostics: on open and save at once, on change after a short pause (debounced),
   always analyzing the buffer as the editor holds it (``check_file(contents=...)``),
-  with the configuration found from the document's path, as on the command line
-  (``pyproject.toml``/``cudalint.toml``, per-file ignores, suppression comments).
+  with the settings the command line resolves for the document's path
+  (``cudalint.settings.Resolver``): its configuration (``extend``, per-file ignores),
+  its compilation database (``-p``/``--compile-commands`` given to ``cudalint lsp``,
+  else the configuration's ``compile-commands``, else the ``compile_commands.json``
+  found in the project or its ``build*/``), suppression comments; a document that
+  ``exclude`` (or ``--exclude``) excludes gets no diagnostics, as in ruff's server.
 - Code actions: each diagnostic's fix as a quick fix with its workspace edit (safe fixes
-  preferred; unsafe ones say so; display-only fixes are not offered).
+  preferred; unsafe ones say so; display-only fixes are not offered); "Suppress CODE on
+  this line" (the comment ``--add-ignores`` writes); and fix-all, kind
+  ``source.fixAll.cudalint`` (every safe fix of the document, for
+  ``editor.codeActionsOnSave``).
 - Hover on a shared-memory access: wavefronts, ideal, status, block shape and arch.
 
 Analyses run one at a time in a worker thread, so the server keeps answering; a result
@@ -19,6 +26,7 @@ import argparse
 import asyncio
 import dataclasses
 import functools
+import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -36,19 +44,22 @@ from cudalint.api import (
     check_file,
     diagnostic_sort_key,
 )
+from cudalint.compdb import CompdbError
 from cudalint.config import ConfigError, ConfigFinder
 from cudalint.diagnostics import Diagnostic, Edit, Fix
-from cudalint.lsp.positions import character_to_column, column_to_character, lines_of
+from cudalint.lsp.positions import character_to_column, column_to_character, lines_of, units
 from cudalint.model.explain import results_at
 from cudalint.model.results import AccessResult, shape_text
-from cudalint.settings import CliSettings, Resolver, SettingsError
-from cudalint.suppressions import UNUSED_CODE, apply_suppressions
+from cudalint.settings import CliSettings, Resolver, SettingsError, read_database
+from cudalint.suppressions import UNUSED_CODE, add_ignore_edits, apply_suppressions
 
 __all__ = ["CudalintServer", "analyze_text", "main"]
 
 #: Seconds to wait after a change before analyzing (more changes restart the wait).
 DEFAULT_DEBOUNCE = 0.3
 SOURCE = "cudalint"
+#: The code action kind of "fix all" (``editor.codeActionsOnSave``: ``source.fixAll``).
+FIX_ALL = "source.fixAll.cudalint"
 
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
@@ -76,18 +87,44 @@ class Analysis:
     diagnostics: list[Diagnostic]
     #: Why the document could not be analyzed (configuration, parse failure).
     error: str | None = None
+    #: The settings exclude the document: it was not analyzed and shows nothing.
+    excluded: bool = False
+
+
+@dataclass(frozen=True)
+class LspSettings:
+    """What ``cudalint lsp``'s command line says, as the same flags of ``cudalint``
+    do: ``--config``, ``--isolated``, ``-p``/``--compile-commands``, ``--exclude``."""
+
+    config: str | None = None
+    isolated: bool = False
+    compile_commands: str | None = None
+    exclude: tuple[str, ...] = ()
+
+    def resolver(self) -> Resolver:
+        """A fresh resolver (configuration files are read again: they may have changed).
+        ConfigError or CompdbError when they cannot be read."""
+        compdb = (read_database(self.compile_commands)
+                  if self.compile_commands is not None else None)
+        return Resolver(CliSettings(exclude=self.exclude),
+                        ConfigFinder(self.config, isolated=self.isolated), compdb)
 
 
 def analyze_text(path: str, text: str, version: int | None = None, *,
-                 checker: IsolatedChecker | None = None) -> Analysis:
-    """Analyze ``text`` as the file ``path``, with the configuration that applies to it;
-    in ``checker``'s worker process when given (the server's: a file spinning or
-    allocating inside libclang is stopped by the worker's caps, not left running)."""
+                 checker: IsolatedChecker | None = None,
+                 settings: LspSettings | None = None) -> Analysis:
+    """Analyze ``text`` as the file ``path``, with the settings ``cudalint PATH`` (with
+    ``settings``, ``cudalint lsp``'s flags) resolves for it; a document they exclude is
+    not analysed (``excluded``, nothing shown). In ``checker``'s worker process when
+    given (the server's: a file spinning or allocating inside libclang is stopped by the
+    worker's caps, not left running)."""
     contents = text.encode("utf-8", errors="surrogatepass")
     try:
-        resolver = Resolver(CliSettings(), ConfigFinder(None, isolated=False))
+        resolver = (settings or LspSettings()).resolver()
+        if resolver.excluded(path) is not None:
+            return Analysis(path, version, text, FileReport(path=path), [], excluded=True)
         task, codes = resolver.task(path, contents=contents)
-    except (ConfigError, SettingsError) as exc:
+    except (ConfigError, SettingsError, CompdbError) as exc:
         return Analysis(path, version, text, FileReport(path=path), [], str(exc))
     if task.error is not None:
         return Analysis(path, version, text, FileReport(path=path), [], task.error)
@@ -190,9 +227,12 @@ def hover_text(results: Sequence[AccessResult]) -> str:
 
 
 class CudalintServer(LanguageServer):
-    def __init__(self, debounce: float = DEFAULT_DEBOUNCE) -> None:
+    def __init__(self, debounce: float = DEFAULT_DEBOUNCE,
+                 settings: LspSettings | None = None) -> None:
         super().__init__("cudalint", __version__)
         self.debounce = debounce
+        #: ``cudalint lsp``'s settings flags, applied to every document.
+        self.settings = settings or LspSettings()
         self.analyses: dict[str, Analysis] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cudalint")
@@ -219,7 +259,8 @@ class CudalintServer(LanguageServer):
         path = to_fs_path(uri) or uri
         loop = asyncio.get_running_loop()
         analysis = await loop.run_in_executor(
-            self.executor, functools.partial(analyze_text, checker=self.checker), path, text,
+            self.executor, functools.partial(analyze_text, checker=self.checker,
+                                             settings=self.settings), path, text,
             version)
         if self.workspace.get_text_document(uri).version != version:
             return  # the document changed meanwhile: a newer analysis is on its way
@@ -259,13 +300,26 @@ class CudalintServer(LanguageServer):
     # -- code actions and hover -----------------------------------------------------------
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        """Quick fixes and suppress-on-this-line for the diagnostics in the range, and
+        fix-all (``source.fixAll.cudalint``) for the document, as ``context.only`` asks."""
         only = params.context.only
-        if only and not any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
-            return []
         uri = params.text_document.uri
         analysis = self.current(uri)
         if analysis is None:
             return []
+        actions: list[types.CodeAction] = []
+        if _wanted(types.CodeActionKind.QuickFix, only):
+            actions += self.quick_fixes(uri, analysis, params.range)
+            actions += self.suppressions(uri, analysis, params.range)
+        if _wanted(FIX_ALL, only):
+            fix_all = self.fix_all(uri, analysis)
+            if fix_all is not None:
+                actions.append(fix_all)
+        return actions
+
+    def quick_fixes(self, uri: str, analysis: Analysis, where: types.Range
+                    ) -> list[types.CodeAction]:
+        """Each diagnostic's fix in ``where``, as a quick fix (display-only ones not)."""
         lines = lines_of(analysis.text)
         actions: list[types.CodeAction] = []
         for d in analysis.diagnostics:
@@ -273,7 +327,7 @@ class CudalintServer(LanguageServer):
             if fix is None or fix.applicability == "display-only":
                 continue
             diagnostic = lsp_diagnostic(d, lines, self.encoding)
-            if not _overlaps(diagnostic.range, params.range):
+            if not _overlaps(diagnostic.range, where):
                 continue
             edit = self.workspace_edit(uri, analysis, fix)
             if edit is None:
@@ -284,6 +338,71 @@ class CudalintServer(LanguageServer):
                 edit=edit, is_preferred=fix.applicability == "safe",
             ))
         return actions
+
+    def suppressions(self, uri: str, analysis: Analysis, where: types.Range
+                     ) -> list[types.CodeAction]:
+        """"Suppress CODE on this line" for each code in ``where``: the comment that
+        ``--add-ignores`` writes (``// cudalint: ignore[CODE]`` at the end of the line,
+        merged into one already there; on a line of its own above a line that opens a
+        ``/*`` comment; none on a macro continuation line)."""
+        lines = lines_of(analysis.text)
+        source = analysis.text.encode("utf-8", errors="surrogatepass")
+        actions: list[types.CodeAction] = []
+        seen: set[tuple[int, str]] = set()
+        for d in analysis.diagnostics:
+            if d.code == UNUSED_CODE or d.file != analysis.path or (d.line, d.code) in seen:
+                continue
+            diagnostic = lsp_diagnostic(d, lines, self.encoding)
+            if not _overlaps(diagnostic.range, where):
+                continue
+            seen.add((d.line, d.code))
+            edits, _ = add_ignore_edits(source, analysis.path, {d.line: {d.code}})
+            if not edits:
+                continue  # a macro continuation, or inside a /* */ comment
+            text_edits = [
+                types.TextEdit(range=lsp_range(lines, e.line, e.column, e.end_line,
+                                               e.end_column, self.encoding),
+                               new_text=e.content)
+                for e in edits
+            ]
+            actions.append(types.CodeAction(
+                title=f"Suppress {d.code} on this line", kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                edit=types.WorkspaceEdit(changes={uri: text_edits}),
+            ))
+        return actions
+
+    def fix_all(self, uri: str, analysis: Analysis) -> types.CodeAction | None:
+        """Every safe fix of the document that edits only the document, applied together
+        as ``--fix`` applies one round (an edit shared by several fixes once; a fix whose
+        edits overlap an accepted one's left out), as one edit of the changed lines."""
+        from cudalint.fixes.apply import apply_fixes
+
+        fixes: list[Fix] = []
+        seen: set[tuple[Edit, ...]] = set()
+        for d in analysis.diagnostics:
+            fix = d.fix
+            if fix is None or fix.applicability != "safe" or not fix.edits:
+                continue
+            if any(e.file != analysis.path for e in fix.edits):
+                continue
+            key = tuple(sorted(fix.edits, key=lambda e: (e.line, e.column, e.end_line,
+                                                         e.end_column, e.content)))
+            if key not in seen:
+                seen.add(key)
+                fixes.append(fix)
+        if not fixes:
+            return None
+        source = analysis.text.encode("utf-8", errors="surrogatepass")
+        fixed, count = apply_fixes(source, fixes)
+        if count == 0 or fixed == source:
+            return None
+        edit = _lines_edit(analysis.text, fixed.decode("utf-8", errors="surrogatepass"),
+                           self.encoding)
+        return types.CodeAction(
+            title=f"cudalint: fix all ({count} safe fix{'es' if count != 1 else ''})",
+            kind=FIX_ALL, edit=types.WorkspaceEdit(changes={uri: [edit]}),
+        )
 
     def workspace_edit(self, uri: str, analysis: Analysis, fix: Fix) -> types.WorkspaceEdit | None:
         changes: dict[str, list[types.TextEdit]] = {}
@@ -329,6 +448,37 @@ class CudalintServer(LanguageServer):
         )
 
 
+def _wanted(kind: str, only: Sequence[str] | None) -> bool:
+    """Whether ``context.only`` asks for code actions of ``kind`` (kinds are
+    hierarchical: ``source`` asks for ``source.fixAll.cudalint``)."""
+    return not only or any(kind == k or kind.startswith(k + ".") for k in only)
+
+
+def _line_pieces(text: str) -> list[str]:
+    parts = text.split("\n")
+    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def _lines_edit(old: str, new: str, encoding: str) -> types.TextEdit:
+    """One edit that turns ``old`` into ``new``: the lines between their common first
+    and last lines, replaced."""
+    a, b = _line_pieces(old), _line_pieces(new)
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    end = len(a) - tail
+    if tail == 0 and a and not a[-1].endswith("\n"):  # up to the end of an open last line
+        last = a[-1].removesuffix("\r")
+        end_position = types.Position(len(a) - 1, units(last, encoding))
+    else:
+        end_position = types.Position(end, 0)
+    return types.TextEdit(range=types.Range(types.Position(head, 0), end_position),
+                          new_text="".join(b[head:len(b) - tail]))
+
+
 def _is_cuda(uri: str, text: str | None) -> bool:
     """A .cu/.cuh document, or a C/C++ header that holds a kernel or a shared array (as
     directory discovery decides; ``text`` None: any header may have been one)."""
@@ -340,8 +490,9 @@ def _is_cuda(uri: str, text: str | None) -> bool:
     return text is None or "__global__" in text or "__shared__" in text
 
 
-def create_server(debounce: float = DEFAULT_DEBOUNCE) -> CudalintServer:
-    server = CudalintServer(debounce)
+def create_server(debounce: float = DEFAULT_DEBOUNCE,
+                  settings: LspSettings | None = None) -> CudalintServer:
+    server = CudalintServer(debounce, settings)
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: CudalintServer, params: types.InitializeParams) -> None:
@@ -367,7 +518,7 @@ def create_server(debounce: float = DEFAULT_DEBOUNCE) -> CudalintServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL]),
     )
     def code_action(ls: CudalintServer, params: types.CodeActionParams
                     ) -> list[types.CodeAction]:
@@ -390,11 +541,43 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--debounce-ms", type=int, default=int(DEFAULT_DEBOUNCE * 1000),
                         metavar="MS", help="pause after a change before analyzing "
                         f"(default {int(DEFAULT_DEBOUNCE * 1000)})")
+    # the settings flags of ``cudalint`` that choose files and their settings, so that
+    # an editor started with them resolves each document as ``cudalint`` with them does
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="use this configuration file for every document")
+    parser.add_argument("--isolated", action="store_true",
+                        help="ignore configuration files and found compilation databases")
+    parser.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", default=None,
+                        help="read BUILD_DIR/compile_commands.json for each document")
+    parser.add_argument("--compile-commands", metavar="FILE", default=None,
+                        help="read this compile_commands.json for each document")
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOBS",
+                        help="documents matching these globs (relative to the server's "
+                             "working directory) get no diagnostics")
     args = parser.parse_args(list(argv))
+    if args.build_dir is not None and args.compile_commands is not None:
+        parser.error("give -p or --compile-commands, not both")
+    compdb = args.compile_commands
+    if args.build_dir is not None:
+        compdb = args.build_dir
+        if not compdb.endswith(".json"):
+            compdb = os.path.join(compdb, "compile_commands.json")
+    settings = LspSettings(
+        config=os.path.abspath(args.config) if args.config is not None else None,
+        isolated=args.isolated,
+        compile_commands=os.path.abspath(compdb) if compdb is not None else None,
+        exclude=tuple(g.strip() for group in args.exclude for g in group.split(",")
+                      if g.strip()),
+    )
+    if settings.config is not None:
+        try:
+            ConfigFinder(settings.config)  # a bad file: say so now, not per document
+        except ConfigError as exc:
+            parser.error(str(exc))
     from cudalint.lsp.transport import start_io
 
     # not pygls' start_io: its reader goes deaf or prints tracebacks on bad input
-    server = create_server(max(args.debounce_ms, 0) / 1000)
+    server = create_server(max(args.debounce_ms, 0) / 1000, settings)
     try:
         start_io(server)
     finally:
