@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from cudalint.model.results import AccessResult
@@ -28,6 +28,10 @@ class Fix:
     title: str
     applicability: Applicability
     edits: tuple[Edit, ...]
+    #: The access the fix is for, as the fix planner re-checked it with the fix applied
+    #: (its worst warp's addresses under the new layout, or in the suggested bank mode):
+    #: the "after" bank map. None when not known. Not part of any output format.
+    checked: AccessResult | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -46,3 +50,7 @@ class Diagnostic:
     fix: Fix | None = None
     #: Extra lines printed under the source excerpt ("note: ...").
     notes: tuple[str, ...] = ()
+    #: Kepler with both bank modes analysed: the access's result in each mode, 4-byte
+    #: first (``result`` is one of them; the message gives every mode's cost). Empty when
+    #: one mode was analysed.
+    bank_modes: tuple[AccessResult, ...] = ()

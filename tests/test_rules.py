@@ -54,8 +54,12 @@ def test_codes_and_names_are_stable() -> None:
         "CL100": "unused-suppression",
     }
     assert {code: rule.severity for code, rule in RULES.items()} == {
-        "CL001": "warning", "CL002": "warning", "CL003": "info", "CL004": "info",
-        "CL005": "info", "CL100": "warning",
+        "CL001": "warning",
+        "CL002": "warning",
+        "CL003": "info",
+        "CL004": "info",
+        "CL005": "info",
+        "CL100": "warning",
     }
 
 
@@ -172,11 +176,20 @@ def test_cl001_not_for_worst_case() -> None:
 def test_fractional_ways_and_8_byte_mode() -> None:
     ctx = context(strided_unit)
     cl001 = [d for d in run_rules(ctx) if d.code == "CL001"]
+    # Kepler, both bank modes: one diagnostic (CL001: proved in 8-byte mode) that gives
+    # the 4-byte mode's possible conflict too; no CL002 of its own for that mode.
     assert [d.message for d in cl001] == [
-        "1.5-way bank conflict on load of 's' (3 wavefronts, ideal 2) in 8-byte bank mode"
+        "1.5-way bank conflict on load of 's' (3 wavefronts, ideal 2) in 8-byte bank mode; "
+        "4-byte bank mode: possible 32-way (32 wavefronts, ideal 1) when stride % 16 == 0"
     ]
+    assert [d.code for d in run_rules(ctx)].count("CL002") == 0
     # Kepler words are 256-byte rows.
-    assert cl001[0].notes[0] == "bank 3 serves 3 distinct rows (3, 35, 67) for lanes 3, 4, 5"
+    assert cl001[0].notes[:2] == (
+        "bank 3 serves 3 distinct rows (3, 35, 67) for lanes 3, 4, 5",
+        "in 4-byte bank mode: bank 0 serves 2 distinct rows (0, 2) for lanes (0, 16), (1, 17)",
+    )
+    assert cl001[0].result is ctx.results[1]
+    assert cl001[0].bank_modes == (ctx.results[0], ctx.results[1])
 
 
 def test_kind_in_message() -> None:
@@ -192,7 +205,9 @@ def test_kind_in_message() -> None:
 
 
 def test_cl002_puts_the_condition_in_the_message() -> None:
-    ctx = context(strided_unit)
+    unit, results = strided_unit()
+    # the 4-byte bank mode alone (``--bank-mode 4``): a possible conflict
+    ctx = FileContext(unit.file, unit, [r for r in results if r.bank_mode == 4])
     cl002 = [d for d in run_rules(ctx) if d.code == "CL002"]
     assert len(cl002) == 1
     assert cl002[0].message == (
@@ -212,6 +227,57 @@ def test_cl002_other_reasons_follow_a_colon() -> None:
     assert d.message.endswith("(32 wavefronts, ideal 1): blockDim.x changes the lane pattern")
 
 
+def test_kepler_both_modes_one_diagnostic_per_access() -> None:
+    """A result per bank mode (Kepler, both modes) makes one diagnostic: CL002 when no
+    mode is proved to conflict, "in both bank modes" when the costs agree, and one CL003
+    for an access unknown in both modes (in one mode: that mode is named)."""
+    unit, results = strided_unit()
+    load, _eight, unknown = results
+    both = [
+        load,
+        dataclasses.replace(load, bank_mode=8),
+        unknown,
+        dataclasses.replace(unknown, bank_mode=8),
+    ]
+    ctx = FileContext(unit.file, unit, both)
+    found = run_rules(ctx, RuleSelection.build(select=["ALL"]))
+    assert [(d.code, d.line) for d in found if d.code != "CL004"] == [("CL002", 6), ("CL003", 7)]
+    cl002, cl003 = (d for d in found if d.code != "CL004")
+    assert cl002.message == (
+        "possible 32-way bank conflict on load of 's' (32 wavefronts, "
+        "ideal 1) in both bank modes when stride % 16 == 0"
+    )
+    assert [r.bank_mode for r in cl002.bank_modes] == [4, 8]
+    assert not cl003.message.endswith("bank mode") and "bank mode" not in cl003.message
+    # unknown in 8-byte mode only, clean in 4-byte mode: CL003 names the mode
+    clean = dataclasses.replace(
+        unknown, status="proved", wavefronts=1, ideal_wavefronts=1, reason=None
+    )
+    ctx = FileContext(unit.file, unit, [clean, dataclasses.replace(unknown, bank_mode=8)])
+    (d,) = [d for d in run_rules(ctx, RuleSelection.build(select=["CL003"]))]
+    assert d.message == (
+        "cannot determine the bank conflicts of load of 's' in 8-byte bank "
+        "mode: index depends on a call to 'perm'"
+    )
+    # possible in one mode, none in the other: CL002 gives both
+    ctx = FileContext(
+        unit.file,
+        unit,
+        [
+            load,
+            dataclasses.replace(
+                load, bank_mode=8, status="proved", wavefronts=1, conflict=None, reason=None
+            ),
+        ],
+    )
+    (d,) = run_rules(ctx, RuleSelection.build(select=["CL001", "CL002"]))
+    assert d.message == (
+        "possible 32-way bank conflict on load of 's' (32 wavefronts, "
+        "ideal 1) in 4-byte bank mode when stride % 16 == 0; 8-byte bank "
+        "mode: no conflict (1 wavefront, ideal 1)"
+    )
+
+
 # --- CL003 ----------------------------------------------------------------------------------
 
 
@@ -220,8 +286,12 @@ def test_cl003_off_by_default_and_gives_the_reason() -> None:
     assert "CL003" not in [d.code for d in run_rules(ctx)]
     cl003 = run_rules(ctx, RuleSelection.build(select=["CL003"]))
     assert [(d.code, d.severity, d.line, d.message) for d in cl003] == [
-        ("CL003", "info", 7,
-         "cannot determine the bank conflicts of load of 's': index depends on a call to 'perm'")
+        (
+            "CL003",
+            "info",
+            7,
+            "cannot determine the bank conflicts of load of 's': index depends on a call to 'perm'",
+        )
     ]
 
 
@@ -230,8 +300,9 @@ def test_cl003_off_by_default_and_gives_the_reason() -> None:
 
 def test_cl004_reports_the_first_clang_error_and_counts_the_rest() -> None:
     unit, results = strided_unit()
-    extra = tuple(Note("error", f"error {i}", Span("strided.cu", 2 + i, 1, 2 + i, 2))
-                  for i in range(5))
+    extra = tuple(
+        Note("error", f"error {i}", Span("strided.cu", 2 + i, 1, 2 + i, 2)) for i in range(5)
+    )
     unit = dataclasses.replace(unit, notes=unit.notes + extra)
     found = run_rules(FileContext(unit.file, unit, results), RuleSelection.build(["CL004"]))
     (d,) = [d for d in found if d.message.startswith("clang:")]
@@ -315,8 +386,10 @@ def test_instantiation_note() -> None:
     # S is a template argument; n is a kernel parameter that the launch passes as a
     # constant (cudalint.frontend.host.bind_parameters), named in Access.launch_params
     r = dataclasses.replace(
-        results[1], access=dataclasses.replace(
-            results[1].access, instantiation="S=4, n=8", launch_params=("n",))
+        results[1],
+        access=dataclasses.replace(
+            results[1].access, instantiation="S=4, n=8", launch_params=("n",)
+        ),
     )
     unit = dataclasses.replace(unit, launches=())
     (d,) = run_rules(FileContext(unit.file, unit, [r]))

@@ -13,7 +13,7 @@ call :func:`planner_for` to attach a fix to a diagnostic.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cudalint.diagnostics import Fix
 from cudalint.fixes.kepler import eight_byte_mode_fix
@@ -96,7 +96,8 @@ class FixPlanner:
             return None
         if not plan.candidate.improves(result):
             return None
-        return plan.fix
+        # the re-check's result for this access: the bank map "after" the fix
+        return replace(plan.fix, checked=plan.candidate.after(result))
 
 
 _LAST: list[tuple[object, FixPlanner]] = []

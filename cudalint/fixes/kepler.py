@@ -57,4 +57,5 @@ def eight_byte_mode_fix(result: AccessResult, results: Sequence[AccessResult]) -
         TITLE.format(before=result.wavefronts, after=eight.wavefronts),
         "display-only",
         (),
+        checked=eight,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import textwrap
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -18,7 +19,8 @@ from cudalint.model.banks import NUM_BANKS
 from cudalint.model.explain import BankMap, Cell, PhaseMap, serialization
 from cudalint.model.results import AccessResult, shape_text
 
-__all__ = ["busiest", "describe", "lane_ranges", "render_svg", "render_text", "svg_file_name"]
+__all__ = ["busiest", "describe", "lane_ranges", "lane_table", "render_svg", "render_text",
+           "svg_file_name"]
 
 _RESET = "\033[0m"
 _CONFLICT = "\033[1;37;41m"
@@ -152,10 +154,15 @@ def _flag(cell: Cell) -> str:
     return " "
 
 
+#: Characters per bank in the text picture: a two-digit lane, its flag and a space, so
+#: that neighbouring cells never run together (``  8+ 12+``, not ``8+12+``).
+_TEXT_CELL = 4
+
+
 def _text_cell(cell: Cell | None, color: bool) -> str:
     if cell is None:
-        return _paint(" . ", _DIM, color)
-    text = f"{cell.lanes[0]:>2}{_flag(cell)}"
+        return _paint("  . ", _DIM, color)
+    text = f"{cell.lanes[0]:>{_TEXT_CELL - 1}}{_flag(cell)}"
     if cell.colliding:
         return _paint(text, _CONFLICT, color)
     if cell.multicast:
@@ -172,12 +179,13 @@ _MAX_SHARED_LINES = 8
 
 
 def render_text(m: BankMap, color: bool = False) -> str:
-    """The picture as text: about 105 columns wide, one line per wavefront."""
+    """The picture as text: 137 columns wide (4 per bank), one line per wavefront."""
     head, setting, verdict = describe(m.result)
     out = [_paint(head, _BOLD, color), "  " + setting, "  " + verdict, ""]
     label = 9
     out.append(" " * label + "bank")
-    out.append(" " * label + "".join(f"{b:>2} " for b in range(NUM_BANKS)).rstrip())
+    out.append(" " * label + "".join(f"{b:>{_TEXT_CELL - 1}} "
+                                     for b in range(NUM_BANKS)).rstrip())
     shared: list[str] = []
     wavefront = 0
     for p in m.phases:
@@ -221,10 +229,12 @@ def render_text(m: BankMap, color: bool = False) -> str:
 # --- SVG ---------------------------------------------------------------------------------
 
 _CELL_W = 30
-_CELL_H = 20
+_CELL_H = 28
 _LEFT = 56
 _RIGHT = 16
 _PHASE_H = 20
+#: Between the two panels of a before/after pair.
+_GAP = 24
 _FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 _FILL = {"plain": "#cfe2f3", "multicast": "#b7e1b0", "conflict": "#f28b82",
          "both": "#f6b26b", "idle": "#fafafa"}
@@ -236,6 +246,11 @@ _LEGEND = (
     ("conflict", "the bank serves several words in this phase"),
     ("both", "both: shared words that collide"),
 )
+#: Characters of a panel's first line (13 px bold) before it wraps (a long fix title).
+_HEAD_CHARS = 125
+#: Lanes per column of the per-lane table (4 columns of 8 lanes).
+_TABLE_ROWS = 8
+_TABLE_ROW_H = 14
 
 
 def _cell_class(cell: Cell) -> str:
@@ -258,21 +273,50 @@ def _cell_label(lanes: tuple[int, ...]) -> str:
     return f"{lanes[0]}+{len(lanes) - 1}"
 
 
+def _fit(label: str) -> int:
+    """A font size that fits ``label`` in a cell."""
+    return 9 if len(label) <= 3 else 8 if len(label) == 4 else 7 if len(label) <= 5 else 6
+
+
 def _text(x: float, y: float, body: str, size: int = 11, anchor: str = "start",
-          weight: str = "normal", fill: str = "#202124") -> str:
-    return (f'<text x="{x:g}" y="{y:g}" font-size="{size}" text-anchor="{anchor}" '
+          weight: str = "normal", fill: str = "#202124", cls: str | None = None) -> str:
+    klass = f' class="{cls}"' if cls else ""
+    return (f'<text{klass} x="{x:g}" y="{y:g}" font-size="{size}" text-anchor="{anchor}" '
             f'font-weight="{weight}" fill="{fill}">{escape(body)}</text>')
 
 
-def render_svg(m: BankMap) -> str:
-    """A standalone SVG of the picture; every cell is a ``<rect class="cell ...">`` with
-    ``data-bank``, ``data-wavefront``, ``data-word`` and ``data-lanes`` attributes."""
-    head, setting, verdict = describe(m.result)
+def _span_text(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def lane_table(m: BankMap) -> list[tuple[int, int, str, str]]:
+    """Per active lane: (lane, byte address, words, banks). Words are 4-byte word
+    indices (byte // 4); banks those the lane's bytes fall in (on Kepler's 8-byte mode,
+    8-byte bank slots). ``words``/``banks`` are ``160`` or a range ``160-163``."""
+    rows = []
+    for lane, a in enumerate(m.addresses):
+        if a is None:
+            continue
+        end = a + max(m.width, 1) - 1
+        slots = range(a // m.bank_bytes, end // m.bank_bytes + 1)
+        banks = sorted({u % NUM_BANKS for u in slots})
+        contiguous = banks == list(range(banks[0], banks[-1] + 1))
+        bank_text = (_span_text(banks[0], banks[-1]) if contiguous
+                     else ",".join(map(str, banks)))
+        rows.append((lane, a, _span_text(a // 4, end // 4), bank_text))
+    return rows
+
+
+def _panel(m: BankMap, title: tuple[str, str, str], tag: str) -> tuple[list[str], int]:
+    """One bank map: its header, the grid, the busiest bank, the note and the per-lane
+    table; elements drawn from (0, 0); returns them and the panel's height."""
+    head, setting, verdict = title
     grid_w = NUM_BANKS * _CELL_W
-    width = _LEFT + grid_w + _RIGHT
     parts: list[str] = []
-    y = 22
-    parts.append(_text(12, y, head, 13, weight="bold"))
+    y = 4
+    for line in textwrap.wrap(head, _HEAD_CHARS, break_on_hyphens=False) or [""]:
+        y += 18
+        parts.append(_text(12, y, line, 13, weight="bold"))
     y += 18
     parts.append(_text(12, y, setting, 11, fill="#3c4043"))
     y += 16
@@ -288,6 +332,7 @@ def render_svg(m: BankMap) -> str:
     grid_top = y
     dividers = len(parts)
     wavefront = 0
+    unit = m.unit_name
     for p in m.phases:
         parts.append(f'<rect x="{_LEFT}" y="{y}" width="{grid_w}" height="{_PHASE_H}" '
                      f'fill="#f1f3f4"/>')
@@ -297,8 +342,8 @@ def render_svg(m: BankMap) -> str:
         y += _PHASE_H
         for row in p.wavefronts:
             wavefront += 1
-            parts.append(_text(_LEFT - 8, y + 14, f"wf {wavefront}", 10, anchor="end",
-                               fill="#5f6368"))
+            parts.append(_text(_LEFT - 8, y + _CELL_H / 2 + 4, f"wf {wavefront}", 10,
+                               anchor="end", fill="#5f6368"))
             for b, cell in enumerate(row):
                 x = _LEFT + b * _CELL_W
                 if cell is None:
@@ -312,7 +357,8 @@ def render_svg(m: BankMap) -> str:
                 cls = _cell_class(cell)
                 label = _cell_label(cell.lanes)
                 lanes = " ".join(map(str, cell.lanes))
-                tip = (f"bank {b}, wavefront {wavefront}: {m.unit_name} {cell.unit}, "
+                word = str(cell.unit)
+                tip = (f"bank {b}, wavefront {wavefront}: {unit} {cell.unit}, "
                        f"lanes {lane_ranges(cell.lanes)}")
                 parts.append(
                     f'<g><title>{escape(tip)}</title>'
@@ -321,9 +367,10 @@ def render_svg(m: BankMap) -> str:
                     f'fill="{_FILL[cls]}" stroke="{_STROKE[cls]}" data-bank="{b}" '
                     f'data-wavefront="{wavefront}" data-word="{cell.unit}" '
                     f'data-lanes={quoteattr(lanes)}/>'
-                    + _text(x + _CELL_W / 2, y + 14, label,
-                            9 if len(label) <= 3 else 8 if len(label) == 4 else 7,
-                            anchor="middle")
+                    + _text(x + _CELL_W / 2, y + 12, label, _fit(label), anchor="middle",
+                            cls="lane")
+                    + _text(x + _CELL_W / 2, y + _CELL_H - 5, word, min(_fit(word), 7),
+                            anchor="middle", fill="#5f6368", cls="word")
                     + "</g>"
                 )
             y += _CELL_H
@@ -334,21 +381,78 @@ def render_svg(m: BankMap) -> str:
         f'y2="{y - 4}" stroke="#9aa0a6" stroke-dasharray="2,2"/>'
         for b in range(8, NUM_BANKS, 8)
     ]
+    y += 14
+    what = ("row (byte / 256)" if unit == "row" else "word index (byte / 4)")
+    parts.append(_text(12, y, f"cell: the lanes the bank serves (top) and the {what} "
+                              "it serves them (bottom)", 10, fill="#3c4043"))
     top = busiest(m)
     if top is not None:
         y += 16
         parts.append(_text(12, y, "busiest: " + top, 11, fill="#b3261e"))
-        y += 8
-    y += 16
+    if m.note:
+        y += 16
+        parts.append(_text(12, y, "note: " + m.note, 10, fill="#3c4043"))
+    y += 22
+    banks = "8-byte bank slot" if m.bank_bytes == 8 else "bank"
+    parts.append(_text(12, y, f"per lane: byte address (the array's base shifted to its "
+                              f"worst start), 4-byte word, {banks}", 10, weight="bold",
+                       fill="#3c4043"))
+    y += 4
+    col_w = grid_w // 4
+    # columns of one table column: (right edge or left start, anchor) per field
+    fields = ((22, "end"), (82, "end"), (160, "end"), (172, "start"))
+    for c in range(NUM_BANKS // _TABLE_ROWS):
+        cx = _LEFT + c * col_w
+        for (dx, anchor), name in zip(fields, ("lane", "byte", "word", "bank"), strict=True):
+            parts.append(_text(cx + dx, y + _TABLE_ROW_H - 2, name, 9, anchor=anchor,
+                               fill="#5f6368"))
+    table_top = y + _TABLE_ROW_H
+    for lane, byte, words, banks_text in lane_table(m):
+        cx = _LEFT + (lane // _TABLE_ROWS) * col_w
+        cy = table_top + (lane % _TABLE_ROWS + 1) * _TABLE_ROW_H - 2
+        cells = "".join(
+            _text(cx + dx, cy, value, 9, anchor=anchor)
+            for (dx, anchor), value in zip(fields, (str(lane), str(byte), words, banks_text),
+                                           strict=True))
+        parts.append(
+            f'<g class="lane-row" data-lane="{lane}" data-byte="{byte}" '
+            f'data-word={quoteattr(words)} data-bank={quoteattr(banks_text)}>{cells}</g>'
+        )
+    y = table_top + _TABLE_ROWS * _TABLE_ROW_H + 6
+    body = "\n".join(parts)
+    return [f'<g class="panel {tag}">\n{body}\n</g>'], y
+
+
+def render_svg(m: BankMap, fix: str | None = None, after: BankMap | None = None) -> str:
+    """A standalone SVG of the picture; every cell is a ``<rect class="cell ...">`` with
+    ``data-bank``, ``data-wavefront``, ``data-word`` and ``data-lanes`` attributes, and
+    shows its lanes and its word index; under the grid, a ``lane-row`` per active lane
+    (``data-lane``, ``data-byte``, ``data-word``, ``data-bank``).
+
+    ``after``: the same access with a suggested fix applied, as the fix planner
+    re-checked it (``fix``: the fix's title), drawn beside the current map (panels
+    ``before`` and ``after``)."""
+    panel_w = _LEFT + NUM_BANKS * _CELL_W + _RIGHT
+    parts, height = _panel(m, describe(m.result), "before" if after is not None else "now")
+    width = panel_w
+    if after is not None:
+        _head, setting, verdict = describe(after.result)
+        title = f"with the fix: {fix}" if fix else "with the fix"
+        right, right_h = _panel(after, (title, setting, verdict), "after")
+        parts.append(f'<g transform="translate({panel_w + _GAP},0)">')
+        parts.extend(right)
+        parts.append("</g>")
+        parts.append(f'<line x1="{panel_w + _GAP / 2:g}" y1="8" x2="{panel_w + _GAP / 2:g}" '
+                     f'y2="{max(height, right_h)}" stroke="#dadce0"/>')
+        width = 2 * panel_w + _GAP
+        height = max(height, right_h)
+    y = height + 16
     lx = 12.0
     for cls, what in _LEGEND:
         parts.append(f'<rect x="{lx:g}" y="{y - 10}" width="14" height="12" rx="2" '
                      f'fill="{_FILL[cls]}" stroke="{_STROKE[cls]}"/>')
         parts.append(_text(lx + 20, y, what, 10, fill="#3c4043"))
         lx += 34 + 6.2 * len(what)
-    if m.note:
-        y += 18
-        parts.append(_text(12, y, "note: " + m.note, 10, fill="#3c4043"))
     height = y + 14
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'

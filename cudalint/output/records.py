@@ -6,7 +6,7 @@ from typing import Any
 
 from cudalint.api import FileReport
 from cudalint.diagnostics import Diagnostic, Fix
-from cudalint.model.results import AccessResult
+from cudalint.model.results import AccessResult, BankConflict
 from cudalint.rules import FileContext
 
 #: Access fields in the order they are written; diagnostics repeat them.
@@ -50,6 +50,16 @@ def _context(report: FileReport) -> FileContext | None:
     return FileContext(path=report.path, unit=report.unit, results=report.results)
 
 
+def conflict_record(conflict: BankConflict | None) -> dict[str, Any] | None:
+    if conflict is None:
+        return None
+    return {
+        "bank": conflict.bank,
+        "words": list(conflict.words),
+        "lanes": [list(lanes) for lanes in conflict.lanes],
+    }
+
+
 def access_fields(ctx: FileContext, result: AccessResult) -> dict[str, Any]:
     access = result.access
     conflict = result.conflict
@@ -67,15 +77,7 @@ def access_fields(ctx: FileContext, result: AccessResult) -> dict[str, Any]:
         "reason": result.reason,
         "block_dim": list(result.block_dim) if result.block_dim is not None else None,
         "block_dim_source": result.block_dim_source,
-        "conflict": (
-            {
-                "bank": conflict.bank,
-                "words": list(conflict.words),
-                "lanes": [list(lanes) for lanes in conflict.lanes],
-            }
-            if conflict is not None
-            else None
-        ),
+        "conflict": conflict_record(conflict),
         "instantiation": access.instantiation,
         "warp": result.warp,
         "ways_formula": result.ways_formula,
@@ -134,7 +136,32 @@ def diagnostic_record(ctx: FileContext, diagnostic: Diagnostic) -> dict[str, Any
         record.update(access_fields(ctx, diagnostic.result))
     else:
         record.update(dict.fromkeys(ACCESS_FIELDS))
+    record["bank_modes"] = bank_modes_record(diagnostic)
     return record
+
+
+#: Fields of each entry of a diagnostic's ``bank_modes`` (the cost in that mode).
+BANK_MODE_FIELDS = ("bank_mode", "wavefronts", "ideal_wavefronts", "ways", "status",
+                    "reason", "conflict")
+
+
+def bank_modes_record(diagnostic: Diagnostic) -> list[dict[str, Any]] | None:
+    """Kepler with both bank modes: the access's cost in each mode, 4-byte first (the
+    diagnostic reports them all once); None when one mode was analysed."""
+    if not diagnostic.bank_modes:
+        return None
+    return [
+        {
+            "bank_mode": r.bank_mode,
+            "wavefronts": r.wavefronts,
+            "ideal_wavefronts": r.ideal_wavefronts,
+            "ways": json_number(r.ways),
+            "status": r.status,
+            "reason": r.reason,
+            "conflict": conflict_record(r.conflict),
+        }
+        for r in diagnostic.bank_modes
+    ]
 
 
 def diagnostic_record_key(r: dict[str, Any]) -> tuple[Any, ...]:
@@ -167,8 +194,8 @@ def collect(
         shown: dict[int, AccessResult] = {}
         for d in report.diagnostics:
             diagnostics.append(diagnostic_record(ctx, d))
-            if d.result is not None:
-                shown[id(d.result)] = d.result
+            for r in d.bank_modes or ((d.result,) if d.result is not None else ()):
+                shown[id(r)] = r
         chosen = report.results if show_all else list(shown.values())
         accesses.extend(access_record(ctx, r) for r in chosen)
     diagnostics.sort(key=diagnostic_record_key)

@@ -220,9 +220,16 @@ def access_notes(ctx: FileContext, result: AccessResult) -> tuple[str, ...]:
 
 
 def access_diagnostic(
-    rule: Rule, ctx: FileContext, result: AccessResult, message: str
+    rule: Rule, ctx: FileContext, result: AccessResult, message: str,
+    modes: Sequence[AccessResult] = (),
 ) -> Diagnostic:
+    """The diagnostic of one access; ``modes``: its results in every bank mode analysed
+    (Kepler), when the diagnostic reports them all."""
     span = result.access.span
+    notes = access_notes(ctx, result)
+    if len(modes) > 1:
+        extra = other_modes_notes(result, modes)
+        notes = (*notes[:1], *extra, *notes[1:]) if result.conflict else (*extra, *notes)
     return Diagnostic(
         code=rule.code,
         name=rule.name,
@@ -235,7 +242,8 @@ def access_diagnostic(
         end_column=span.end_column,
         result=result,
         fix=None,
-        notes=access_notes(ctx, result),
+        notes=notes,
+        bank_modes=tuple(modes) if len(modes) > 1 else (),
     )
 
 
@@ -250,11 +258,15 @@ def proved_fix(ctx: FileContext, result: AccessResult) -> Fix | None:
 def conflict_message(
     template: str, ctx: FileContext, result: AccessResult,
     serialized: tuple[str, str] | None = None,
+    modes: Sequence[AccessResult] | None = None,
 ) -> str:
     """Fill a conflict message template; add the bank mode where it is not the usual 4.
 
     ``serialized``: the templates for an atomic whose lanes share a word (one address;
     several words of one bank), used instead of ``template`` where that is the cost.
+    ``modes``: the access's results in every bank mode analysed (Kepler): with more than
+    one, the message names the mode of ``result`` (:func:`other_modes_clause` gives the
+    others).
     """
     assert result.wavefronts is not None and result.ideal_wavefronts is not None
     ways = result.ways if result.ways is not None else float(result.wavefronts)
@@ -273,6 +285,118 @@ def conflict_message(
         words=serial.words if serial is not None else 0,
         bank=serial.bank if serial is not None else 0,
     )
-    if result.bank_mode == 8:
+    if modes is not None and len(modes) > 1:
+        message += (BOTH_MODES_SUFFIX if same_in_every_mode(result, modes)
+                    else BANK_MODE_SUFFIX.format(mode=result.bank_mode))
+    elif result.bank_mode == 8:
         message += BANK_MODE_8_SUFFIX
     return message
+
+
+# --- Kepler: one finding, every bank mode ------------------------------------------------
+
+#: After a message whose access was analysed in several bank modes: the mode it is about.
+BANK_MODE_SUFFIX = " in {mode}-byte bank mode"
+#: ... when every mode costs the same (wavefronts, ideal and status).
+BOTH_MODES_SUFFIX = " in both bank modes"
+#: Then, per other mode: its cost (``conflict``: ``16-way``, ``possible 2-way``, ``no
+#: conflict``, ``unknown``).
+OTHER_MODE = "; {mode}-byte bank mode: {verdict}"
+
+
+def bank_mode_groups(results: Sequence[AccessResult]) -> list[tuple[AccessResult, ...]]:
+    """The results of each access (source access and instantiation), one per bank mode
+    analysed, 4-byte mode first; groups in the order of their first result.
+
+    On Kepler the model analyses both bank modes (``--bank-mode both``, the default
+    there) and returns a result per mode; a rule reports the access once, with every
+    mode's cost. Elsewhere each group holds one result."""
+    groups: dict[tuple[object, ...], list[AccessResult]] = {}
+    for r in results:
+        a = r.access
+        key: tuple[object, ...] = (a.span, a.kind, a.text, a.kernel, a.array,
+                                   a.instantiation, r.arch)
+        group = groups.setdefault(key, [])
+        if any(o.bank_mode == r.bank_mode for o in group):
+            # not one result per mode (not from the model): keep it on its own
+            groups[(id(r),)] = [r]
+            continue
+        group.append(r)
+    return [tuple(sorted(g, key=lambda r: r.bank_mode)) for g in groups.values()]
+
+
+def conflict_code(result: AccessResult) -> str | None:
+    """The rule that reports ``result`` on its own: CL001 (a proved conflict), CL002 (a
+    worst-case one), or None."""
+    if not result.has_conflict:
+        return None
+    return {"proved": "CL001", "worst-case": "CL002"}.get(result.status)
+
+
+def group_owner(group: Sequence[AccessResult]) -> str | None:
+    """The one rule that reports an access analysed in several bank modes: CL001 when it
+    is proved to conflict in some mode, else CL002 when it may conflict in some mode."""
+    codes = {conflict_code(r) for r in group}
+    return "CL001" if "CL001" in codes else "CL002" if "CL002" in codes else None
+
+
+def group_primary(group: Sequence[AccessResult], code: str) -> AccessResult | None:
+    """The result a group's diagnostic is about: the first mode (4-byte before 8-byte)
+    in which ``code`` reports it; None when ``code`` does not own the group."""
+    if group_owner(group) != code:
+        return None
+    return next(r for r in group if conflict_code(r) == code)
+
+
+def same_in_every_mode(result: AccessResult, group: Sequence[AccessResult]) -> bool:
+    """Every mode of ``group`` costs what ``result`` costs (the message says "in both
+    bank modes" and gives no other mode)."""
+    def cost(r: AccessResult) -> tuple[object, ...]:
+        return (r.wavefronts, r.ideal_wavefronts, r.status)
+
+    return all(cost(r) == cost(result) for r in group)
+
+
+def other_modes_clause(result: AccessResult, group: Sequence[AccessResult]) -> str:
+    """``; 8-byte bank mode: 16-way (16 wavefronts, ideal 1)`` for each mode of the
+    group other than ``result``'s (nothing when they cost the same)."""
+    if same_in_every_mode(result, group):
+        return ""
+    parts = []
+    for r in group:
+        if r is result:
+            continue
+        if r.wavefronts is None or r.ideal_wavefronts is None:
+            verdict = "unknown"
+        else:
+            wavefronts = "wavefront" if r.wavefronts == 1 else "wavefronts"
+            cost = f"({r.wavefronts} {wavefronts}, ideal {r.ideal_wavefronts})"
+            if not r.has_conflict:
+                verdict = f"no conflict {cost}"
+            else:
+                ways = format_number(r.ways if r.ways is not None else float(r.wavefronts))
+                possible = "possible " if r.status != "proved" else ""
+                verdict = f"{possible}{ways}-way {cost}"
+                if r.status != "proved" and r.reason:
+                    clause = r.reason.startswith(("when ", "for ", "if "))
+                    verdict += (" " if clause else ": ") + r.reason
+        parts.append(OTHER_MODE.format(mode=r.bank_mode, verdict=verdict))
+    return "".join(parts)
+
+
+def other_modes_notes(result: AccessResult, group: Sequence[AccessResult]) -> list[str]:
+    """The busiest bank of each other mode that conflicts (``in 8-byte bank mode: bank
+    0 serves ...``)."""
+    return [f"in {r.bank_mode}-byte bank mode: {conflict_note(r, r.conflict)}"
+            for r in group if r is not result and r.has_conflict and r.conflict is not None]
+
+
+def group_fix(ctx: FileContext, result: AccessResult,
+              group: Sequence[AccessResult]) -> Fix | None:
+    """The proved fix for the diagnostic of ``group``: the one for ``result``, else one
+    that improves another mode (the planner re-checks every mode: it makes none worse)."""
+    for r in (result, *(o for o in group if o is not result)):
+        fix = proved_fix(ctx, r)
+        if fix is not None:
+            return fix
+    return None

@@ -48,8 +48,11 @@ from cudalint.rules.base import (
     FileContext,
     Rule,
     access_diagnostic,
+    bank_mode_groups,
     conflict_message,
-    proved_fix,
+    group_fix,
+    group_primary,
+    other_modes_clause,
 )
 
 MESSAGE = (
@@ -73,14 +76,20 @@ CAUSE = ": {reason}"
 
 
 def check(ctx: FileContext) -> Iterator[Diagnostic]:
-    for result in ctx.results:
-        if result.status == "worst-case" and result.has_conflict:
-            message = conflict_message(MESSAGE, ctx, result, (SERIALIZED, SERIALIZED_BANK))
-            if result.reason:
-                starts_clause = result.reason.startswith(("when ", "for ", "if "))
-                message += (CONDITION if starts_clause else CAUSE).format(reason=result.reason)
-            yield replace(access_diagnostic(RULE, ctx, result, message),
-                          fix=proved_fix(ctx, result))
+    # On Kepler an access has a result per bank mode: one diagnostic gives them all, from
+    # CL001 when some mode is proved to conflict
+    for group in bank_mode_groups(ctx.results):
+        result = group_primary(group, RULE.code)
+        if result is None:
+            continue
+        message = conflict_message(MESSAGE, ctx, result, (SERIALIZED, SERIALIZED_BANK),
+                                   modes=group)
+        if result.reason:
+            starts_clause = result.reason.startswith(("when ", "for ", "if "))
+            message += (CONDITION if starts_clause else CAUSE).format(reason=result.reason)
+        message += other_modes_clause(result, group)
+        yield replace(access_diagnostic(RULE, ctx, result, message, modes=group),
+                      fix=group_fix(ctx, result, group))
 
 
 RULE = Rule(

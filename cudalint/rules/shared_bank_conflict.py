@@ -7,6 +7,10 @@ block and every value of the uniform symbols (block index, kernel parameters, â€
 The message gives the conflict degree (`N-way` = wavefronts / ideal), and the
 notes name the busiest bank, the distinct words it must serve and the lanes that
 ask for them, the block shape used and where it came from, and the architecture.
+On Kepler with both bank modes analysed (the default on sm_3x) an access is reported
+once, with each mode's cost: `... in 4-byte bank mode; 8-byte bank mode: no conflict
+(1 wavefront, ideal 1)`, or `... in both bank modes` when they agree. CL001 reports it
+when some mode is proved to conflict, CL002 when some mode may.
 
 ## Why is this bad?
 Shared memory serves one 4-byte word per bank per wavefront. When lanes of a warp
@@ -59,8 +63,11 @@ from cudalint.rules.base import (
     FileContext,
     Rule,
     access_diagnostic,
+    bank_mode_groups,
     conflict_message,
-    proved_fix,
+    group_fix,
+    group_primary,
+    other_modes_clause,
 )
 
 MESSAGE = "{ways}-way bank conflict on {kind} of '{array}' ({wavefronts} wavefronts, ideal {ideal})"
@@ -77,11 +84,16 @@ SERIALIZED_BANK = (
 
 
 def check(ctx: FileContext) -> Iterator[Diagnostic]:
-    for result in ctx.results:
-        if result.status == "proved" and result.has_conflict:
-            message = conflict_message(MESSAGE, ctx, result, (SERIALIZED, SERIALIZED_BANK))
-            diagnostic = access_diagnostic(RULE, ctx, result, message)
-            yield replace(diagnostic, fix=proved_fix(ctx, result))
+    # On Kepler an access has a result per bank mode: one diagnostic gives them all
+    for group in bank_mode_groups(ctx.results):
+        result = group_primary(group, RULE.code)
+        if result is None:
+            continue
+        message = conflict_message(MESSAGE, ctx, result, (SERIALIZED, SERIALIZED_BANK),
+                                   modes=group)
+        message += other_modes_clause(result, group)
+        diagnostic = access_diagnostic(RULE, ctx, result, message, modes=group)
+        yield replace(diagnostic, fix=group_fix(ctx, result, group))
 
 
 RULE = Rule(

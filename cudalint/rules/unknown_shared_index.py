@@ -35,7 +35,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cudalint.diagnostics import Diagnostic
-from cudalint.rules.base import FileContext, Rule, access_diagnostic, kind_phrase
+from cudalint.rules.base import (
+    BANK_MODE_SUFFIX,
+    FileContext,
+    Rule,
+    access_diagnostic,
+    bank_mode_groups,
+    kind_phrase,
+)
 
 MESSAGE = "cannot determine the bank conflicts of {kind} of '{array}'"
 #: Appended with the model's cause, e.g. ``: index loaded from memory``.
@@ -43,16 +50,21 @@ CAUSE = ": {reason}"
 
 
 def check(ctx: FileContext) -> Iterator[Diagnostic]:
-    for result in ctx.results:
-        if result.status != "unknown":
+    # On Kepler an access has a result per bank mode: it is reported once
+    for group in bank_mode_groups(ctx.results):
+        unknown = [r for r in group if r.status == "unknown"]
+        if not unknown:
             continue
+        result = unknown[0]
         message = MESSAGE.format(
             kind=kind_phrase(result), array=ctx.array_name(result.access.array)
         )
+        if len(unknown) < len(group):
+            message += BANK_MODE_SUFFIX.format(mode=result.bank_mode)
         reason = result.reason or result.access.unknown_reason
         if reason:
             message += CAUSE.format(reason=reason)
-        yield access_diagnostic(RULE, ctx, result, message)
+        yield access_diagnostic(RULE, ctx, result, message, modes=group)
 
 
 RULE = Rule(
