@@ -20,8 +20,10 @@ Two mechanisms keep one file from hanging or crashing a run:
 * **Kernel caps in worker processes** (``-j``, the language server): RLIMIT_CPU per
   file and RLIMIT_AS per worker (:func:`cap_worker`, :func:`cpu_capped`), so that a
   file spinning or allocating inside libclang kills only its worker, and a worker left
-  with an abandoned thread exits (``cudalint.api``). Serially the files run in the
-  main process, where only the two mechanisms above apply.
+  with an abandoned thread exits (``cudalint.api``). Serially each file runs in a child
+  forked from the main process under the same caps and a wall-clock limit
+  (:class:`ForkedWorker`); only where there is no ``fork`` does it run in the main
+  process, where only the two mechanisms above apply.
 
 Inputs that would never end or block (devices, FIFOs) are refused before they are
 read: :func:`read_regular`.
@@ -32,13 +34,15 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import gc
 import os
 import stat
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from sys import UnraisableHookArgs
@@ -49,6 +53,9 @@ __all__ = [
     "NOT_ANALYZED",
     "Budget",
     "BudgetExceeded",
+    "Forked",
+    "ForkedWorker",
+    "can_fork",
     "check",
     "current",
     "read_regular",
@@ -164,6 +171,7 @@ def check() -> None:
 
 
 T = TypeVar("T")
+A = TypeVar("A")
 
 _limit_lock = threading.Lock()
 _limit_users = 0
@@ -324,7 +332,13 @@ def worker_cpu_cap(seconds: float | None) -> float | None:
     """The CPU seconds one file may use in a worker with a budget of ``seconds``."""
     if seconds is None or seconds <= 0:
         return None
-    return WORKER_CPU_FACTOR * seconds + min(WORKER_CPU_GRACE, seconds)
+    cap = WORKER_CPU_FACTOR * seconds + min(WORKER_CPU_GRACE, seconds)
+    # ``--timeout 1e308``: more than a process limit can hold (or infinite) is none
+    return cap if cap < MAX_WAIT else None
+
+
+#: The longest wait or cap that is still one (about 31 years); beyond it, none.
+MAX_WAIT = 1e9
 
 
 def cap_worker(memory: int | None) -> None:
@@ -369,6 +383,331 @@ def cpu_capped(seconds: float | None) -> Iterator[None]:
         if saved is not None:
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(resource.RLIMIT_CPU, saved)
+
+
+# --- A forked worker (the serial run) ----------------------------------------------------
+#
+# Serially, the files are analysed in a child forked from the main process
+# (copy-on-write: libclang and every module are already loaded, a fork costs a few
+# milliseconds), kept from file to file, under the same caps as a ``-j`` worker; it sends
+# each result back through a pipe. The main process waits with a wall-clock limit and
+# kills the child past it, so nothing a file does inside libclang outlives the file; the
+# child leaves when its memory has grown (libclang's heap goes with it).
+
+
+@dataclass
+class Forked(Generic[T]):
+    """How a call in a forked child ended: ``value`` when it returned; otherwise
+    ``error`` (it raised, or its result could not be sent), ``timed_out`` (killed at the
+    wall-clock limit) or ``exitcode`` (it died: ``-signal`` or its exit status)."""
+
+    value: T | None = None
+    returned: bool = False
+    error: str | None = None
+    timed_out: bool = False
+    exitcode: int | None = None
+
+
+def can_fork() -> bool:
+    """Whether :class:`ForkedWorker` can work here (POSIX with ``os.fork``)."""
+    return hasattr(os, "fork") and sys.platform != "win32"
+
+
+#: ``prctl`` (Linux), looked up in the parent once: the child asks to be killed when
+#: the main process dies (even by SIGKILL, when it cannot kill the child itself).
+_prctl: Callable[..., int] | None = None
+_prctl_looked_up = False
+_PR_SET_PDEATHSIG = 1
+
+
+def _find_prctl() -> None:
+    global _prctl, _prctl_looked_up
+    if _prctl_looked_up:
+        return
+    _prctl_looked_up = True
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            _prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+
+#: A forked worker leaves (and the next file gets a fresh one) once its resident memory
+#: is past this after a file: libclang's heap and the analysis caches grow over a run,
+#: and the process tree's peak stays near this plus one file's need.
+FORK_WORKER_RSS = 120 << 20
+#: ... or past its size when it was forked plus this much, when that is more.
+FORK_WORKER_ROOM = 64 << 20
+
+_HEADER = 8  # bytes of a message's length, before its pickle
+
+
+class ForkedWorker(Generic[A, T]):
+    """A child forked from this process that runs ``fn(arg)`` for one argument at a time,
+    each result pickled back through a pipe: the serial run's counterpart of a ``-j``
+    worker (``cudalint.api``).
+
+    Forked, it starts in a few milliseconds with everything this process has loaded
+    (libclang, the modules, the precompiled shim), and it is kept from call to call, so
+    that the caches warm by one file serve the next. It has no core files, at most
+    ``memory`` bytes of address space (:func:`cap_worker`), ``cpu`` seconds of CPU time
+    per call (:func:`cpu_capped`) and its temporary files in ``tmpdir``; a call that has
+    not answered after ``wall`` seconds kills it, and it dies with this process (Linux:
+    ``PR_SET_PDEATHSIG``). It leaves by itself after a call that left an analysis thread
+    behind (:func:`abandoned_threads`) or took its memory past :data:`FORK_WORKER_RSS`.
+    Whenever it is gone, the next call forks a new one. Ctrl-C or an exception during a
+    call kills it before re-raising. :meth:`call` raises OSError when no child can be
+    started (no ``os.fork``, no processes or memory left): run ``fn`` here then.
+    """
+
+    def __init__(self, fn: Callable[[A], T], *, memory: int | None,
+                 tmpdir: str | None = None, rss: int | None = None) -> None:
+        self._fn = fn
+        self._memory = memory
+        self._tmpdir = tmpdir
+        self._rss = rss if rss is not None else FORK_WORKER_RSS
+        self._pid: int | None = None
+        self._to = -1  # our ends of the pipes
+        self._from = -1
+        #: How many children were forked (for tests and measurements).
+        self.started = 0
+
+    def call(self, arg: A, *, cpu: float | None, wall: float | None) -> Forked[T]:
+        if self._pid is None:
+            self._start()
+        assert self._pid is not None
+        import pickle
+
+        request = pickle.dumps((arg, cpu), pickle.HIGHEST_PROTOCOL)
+        try:
+            try:
+                _write_message(self._to, request)
+            except OSError:  # it left or died since the last call: a new one, once
+                self._reap()
+                self._start()
+                _write_message(self._to, request)
+            answer = _read_message(self._from, wall)
+        except BaseException:
+            self._stop(kill=True)
+            raise
+        if answer is _TIMED_OUT:
+            self._stop(kill=True)
+            return Forked(timed_out=True)
+        if not isinstance(answer, bytes):  # it died during the call
+            status = self._reap()
+            if status is not None and os.waitstatus_to_exitcode(status):
+                return Forked(exitcode=os.waitstatus_to_exitcode(status))
+            return Forked(error="the analysis process ended without a result")
+        try:
+            ok, value, leaving = pickle.loads(answer)
+        except Exception as exc:
+            self._stop(kill=True)
+            return Forked(error=f"unreadable result ({type(exc).__name__})")
+        if leaving:
+            self._reap()
+        return Forked(value=value, returned=True) if ok else Forked(error=str(value))
+
+    def close(self) -> None:
+        """End the child (it is waiting for a call: closing its pipe ends it)."""
+        self._stop(kill=False)
+
+    def _start(self) -> None:
+        if not can_fork():
+            raise OSError(errno.ENOSYS, "os.fork is not available")
+        import warnings
+
+        _find_prctl()
+        parent = os.getpid()
+        for stream in (sys.stdout, sys.stderr):  # else the child would write them again
+            with contextlib.suppress(Exception):
+                stream.flush()
+        down_r, down_w = os.pipe()
+        try:
+            up_r, up_w = os.pipe()
+        except BaseException:
+            os.close(down_r)
+            os.close(down_w)
+            raise
+        try:
+            with warnings.catch_warnings():  # 3.12+: a warning when other threads run
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pid = os.fork()
+        except BaseException:
+            for fd in (down_r, down_w, up_r, up_w):
+                os.close(fd)
+            raise
+        if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
+            try:
+                os.close(down_w)
+                os.close(up_r)
+                self._serve(parent, down_r, up_w)
+            finally:
+                os._exit(70)
+        os.close(down_r)
+        os.close(up_w)
+        self._pid, self._to, self._from = pid, down_w, up_r
+        self.started += 1
+
+    def _serve(self, parent: int, requests: int, answers: int) -> None:  # pragma: no cover
+        """The child's loop: one call per request until the pipe closes."""
+        import pickle
+        import signal
+
+        # What the parent made is never collected here: the collector walking it would
+        # copy every page of it (copy-on-write) for nothing.
+        gc.freeze()
+        if _prctl is not None:
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+        cap_worker(self._memory)
+        with contextlib.suppress(ValueError, RuntimeError):  # a platform that cannot
+            threading.stack_size(STACK_BYTES)
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+        # a caller far larger than cudalint's own process (a test runner, an embedding
+        # application) gives its size to the child: room for the files above it
+        rss = max(self._rss, _resident_bytes() + FORK_WORKER_ROOM)
+        if self._tmpdir is not None:
+            import tempfile
+
+            tempfile.tempdir = self._tmpdir
+            os.environ["TMPDIR"] = self._tmpdir  # libclang's own temporary files
+        while True:
+            request = _read_message(requests, None)
+            if not isinstance(request, bytes):
+                os._exit(0)
+            arg, cpu = pickle.loads(request)
+            answer: tuple[bool, object, bool]
+            try:
+                with cpu_capped(cpu):
+                    value = self._fn(arg)
+                leaving = abandoned_threads() or _resident_bytes() > rss
+                answer = (True, value, leaving)
+            except Exception as exc:
+                leaving = True
+                answer = (False, _describe(exc), leaving)
+            data = _pickled(answer)
+            _write_message(answers, data)
+            with contextlib.suppress(BaseException):
+                sys.stderr.flush()
+            if leaving:
+                os._exit(0)
+
+    def _reap(self) -> int | None:
+        pid, self._pid = self._pid, None
+        for fd in (self._to, self._from):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._to = self._from = -1
+        return _reap(pid) if pid is not None else None
+
+    def _stop(self, *, kill: bool) -> None:
+        if self._pid is None:
+            return
+        pid = self._pid
+        if kill:
+            _kill(pid)
+            self._reap()
+            return
+        for fd in (self._to, self._from):  # EOF: the child leaves its loop
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._to = self._from = -1
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            with contextlib.suppress(ChildProcessError):
+                done, _ = os.waitpid(pid, os.WNOHANG)
+                if done == 0:
+                    time.sleep(0.01)
+                    continue
+            self._pid = None
+            return
+        _kill(pid)
+        self._reap()
+
+
+_TIMED_OUT = object()
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _pickled(answer: tuple[bool, object, bool]) -> bytes:  # pragma: no cover - in the child
+    """``answer`` pickled on a thread with a large stack and a high recursion limit (as
+    the analysis ran): a deeply nested unit pickles as deeply as it was built. The
+    analysis thread is gone by now, so the two large stacks are never reserved at once
+    (the memory cap counts address space)."""
+    import pickle
+
+    box: list[bytes] = []
+
+    def dump() -> None:
+        try:
+            box.append(pickle.dumps(answer, pickle.HIGHEST_PROTOCOL))
+        except Exception as exc:
+            box.append(pickle.dumps((False, f"the result could not be sent ({_describe(exc)})",
+                                     True), pickle.HIGHEST_PROTOCOL))
+
+    thread = threading.Thread(target=dump, name="cudalint-answer", daemon=True)
+    thread.start()
+    thread.join()
+    return box[0] if box else pickle.dumps((False, "the result could not be sent", True),
+                                           pickle.HIGHEST_PROTOCOL)
+
+
+def _write_message(fd: int, data: bytes) -> None:
+    view = memoryview(len(data).to_bytes(_HEADER, "little") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_message(fd: int, wall: float | None) -> bytes | object | None:
+    """One message from ``fd``; None at EOF (the writer is gone), ``_TIMED_OUT`` when it
+    has not come whole within ``wall`` seconds."""
+    import select
+
+    deadline = time.monotonic() + wall if wall is not None else None
+    buf = bytearray()
+    need = _HEADER
+    header = True
+    while len(buf) < need:
+        if deadline is not None:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                return _TIMED_OUT
+        chunk = os.read(fd, min(need - len(buf), 1 << 20))
+        if not chunk:
+            return None
+        buf += chunk
+        if header and len(buf) == _HEADER:
+            need = _HEADER + int.from_bytes(buf, "little")
+            header = False
+    return bytes(buf[_HEADER:])
+
+
+def _resident_bytes() -> int:
+    """This process's resident memory (0 where /proc cannot tell)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _kill(pid: int) -> None:
+    import signal
+
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _reap(pid: int) -> int | None:
+    """Wait for ``pid`` to end; its wait status (None when it was reaped elsewhere)."""
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return None
+    return status
 
 
 def abandoned_threads() -> bool:

@@ -17,6 +17,7 @@ hand-derived finding, never cudalint's output copied.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -24,6 +25,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from factories import run_cli
 
 from cudalint.cli import main
 from cudalint.diagnostics import Diagnostic
@@ -51,18 +53,15 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tree
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(["--isolated", *argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err and "internal error" not in out + err
-    return code, out, err
+run = functools.partial(run_cli, isolated=True, strict=True)
 
 
 # --- item 3: writes where they should not go -----------------------------------------------
 
 
-def test_fix_refuses_a_read_only_file_and_exits_2(work: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_fix_refuses_a_read_only_file_and_exits_2(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = work / "k.cu"
     target.chmod(0o444)  # a read-only checkout (refused for root as well)
     code, _, err = run(capsys, "--fix", "k.cu")
@@ -82,8 +81,10 @@ def test_a_hard_linked_file_is_not_split(work: Path, capsys: pytest.CaptureFixtu
     assert (work / "other.cu").read_bytes() == TRANSPOSE
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
-                    reason="giving a file to another owner needs root")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="giving a file to another owner needs root",
+)
 def test_the_replacement_keeps_owner_group_and_xattrs(tmp_path: Path) -> None:
     target = tmp_path / "k.cu"
     target.write_bytes(TRANSPOSE)
@@ -103,7 +104,8 @@ def test_the_replacement_keeps_owner_group_and_xattrs(tmp_path: Path) -> None:
 
 
 def test_fix_writes_through_a_link_inside_the_tree_but_not_outside(
-        tmp_path: Path, work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     (outside / "victim.cu").write_bytes(TRANSPOSE)
@@ -122,7 +124,8 @@ def test_fix_writes_through_a_link_inside_the_tree_but_not_outside(
 
 
 def test_baseline_never_writes_through_a_dangling_link(
-        tmp_path: Path, work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     planted = tmp_path / "planted.json"
     (work / "base.json").symlink_to(planted)  # dangling
     code, _, err = run(capsys, "--baseline", "base.json", "k.cu")
@@ -132,11 +135,13 @@ def test_baseline_never_writes_through_a_dangling_link(
     assert not planted.exists() and (work / "base.json").is_symlink()
     with pytest.raises(WriteError, match="symbolic link"):
         from cudalint.fsutil import ABSENT
+
         write_file(str(work / "base.json"), b"{}", expected=ABSENT)
 
 
 def test_bank_map_svg_replaces_a_planted_link_instead_of_writing_through_it(
-        tmp_path: Path, work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, _ = run(capsys, "--bank-map-svg", "maps", "k.cu")
     assert code == 1
     names = sorted(p.name for p in (work / "maps").iterdir())
@@ -153,7 +158,8 @@ def test_bank_map_svg_replaces_a_planted_link_instead_of_writing_through_it(
 
 
 def test_a_file_reached_through_a_link_is_analysed_once(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (work / "alias.cu").symlink_to("k.cu")
     code, out, _ = run(capsys, "k.cu", "alias.cu")
     assert code == 1
@@ -172,7 +178,8 @@ def test_a_file_reached_through_a_link_is_analysed_once(
 
 
 def test_diff_with_add_ignores_is_rejected_and_writes_nothing(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, "--diff", "--add-ignores", "k.cu")
     assert code == 2 and "--diff" in err and "--add-ignores" in err
     assert (work / "k.cu").read_bytes() == TRANSPOSE and out == ""
@@ -191,7 +198,8 @@ void launch2(float *out) { strided<<<1, 32>>>(out); }
 
 
 def test_fix_with_add_ignores_fixes_first_then_suppresses_the_rest(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # The strided store (25:5): lane l writes word 32*l, all in bank 0: 32-way, no fix.
     (work / "k.cu").write_bytes(TRANSPOSE + STRIDED)
     code, _, err = run(capsys, "--fix", "--add-ignores", "k.cu")
@@ -205,7 +213,8 @@ def test_fix_with_add_ignores_fixes_first_then_suppresses_the_rest(
 
 
 def test_a_line_ending_inside_a_block_comment_gets_its_suppression_above(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = TRANSPOSE.replace(LOAD + b"\n}", LOAD + b" /* the load\n   walks a column */\n}")
     (work / "k.cu").write_bytes(source)
     for _ in range(2):  # the second run has nothing left to add
@@ -223,7 +232,8 @@ def test_a_line_ending_inside_a_block_comment_gets_its_suppression_above(
 
 
 def test_cr_only_line_endings_keep_suppressions_working(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cr = TRANSPOSE.replace(b"\n", b"\r")
     (work / "k.cu").write_bytes(cr)
     code, out, _ = run(capsys, "k.cu")
@@ -240,7 +250,8 @@ def test_cr_only_line_endings_keep_suppressions_working(
 
 
 def test_diff_of_a_file_that_is_not_utf8_applies_with_git(
-        work: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    work: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
     latin1 = TRANSPOSE.replace(b"#define ROWS 8", b"#define ROWS 8  // caf\xe9 (Latin-1)")
     (work / "k.cu").write_bytes(latin1)
     code = main(["--isolated", "--diff", "k.cu"])
@@ -251,15 +262,16 @@ def test_diff_of_a_file_that_is_not_utf8_applies_with_git(
     git = shutil.which("git")
     if git is not None:
         (work / "k.diff").write_bytes(out)
-        done = subprocess.run([git, "apply", "k.diff"], cwd=work, capture_output=True,
-                              check=False)
+        done = subprocess.run([git, "apply", "k.diff"], cwd=work, capture_output=True, check=False)
         assert done.returncode == 0, done.stderr
         assert (work / "k.cu").read_bytes() == PADDED.replace(
-            b"#define ROWS 8", b"#define ROWS 8  // caf\xe9 (Latin-1)")
+            b"#define ROWS 8", b"#define ROWS 8  // caf\xe9 (Latin-1)"
+        )
 
 
-def test_a_file_named_like_an_option_is_a_file(work: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_named_like_an_option_is_a_file(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (work / "-x.cu").write_bytes(TRANSPOSE)
     code, out, err = run(capsys, "k.cu", "-x.cu")  # as pre-commit passes it
     assert code == 1, err
@@ -271,7 +283,8 @@ def test_a_file_named_like_an_option_is_a_file(work: Path,
 
 
 def test_a_missing_baseline_under_pre_commit_is_an_error(
-        work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PRE_COMMIT", "1")
     code, _, err = run(capsys, "--baseline", "base.json", "k.cu")
     assert code == 2 and "pre-commit" in err and "record it once" in err
@@ -290,10 +303,12 @@ def test_a_missing_baseline_under_pre_commit_is_an_error(
 
 
 def test_terminal_escapes_in_file_names_and_sources_are_escaped(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     name = "e\x1b]0;owned\x07\x1b[2J.cu"
     (work / name).write_bytes(
-        TRANSPOSE.replace(LOAD, LOAD + b" // \x1b[31mred" + "\u202e".encode()))
+        TRANSPOSE.replace(LOAD, LOAD + b" // \x1b[31mred" + "\u202e".encode())
+    )
     code, out, err = run(capsys, name, "missing\x1b[2J.cu")
     assert code == 2
     assert "\x1b" not in out + err and "\x07" not in out + err and "\u202e" not in out
@@ -303,7 +318,8 @@ def test_terminal_escapes_in_file_names_and_sources_are_escaped(
 
 
 def test_a_5_mb_line_prints_a_window_around_the_access(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     long = TRANSPOSE.replace(LOAD, LOAD + b" /*" + b"x" * 5_000_000 + b"*/")
     (work / "k.cu").write_bytes(long)
     code, out, _ = run(capsys, "k.cu")
@@ -313,15 +329,25 @@ def test_a_5_mb_line_prints_a_window_around_the_access(
     snippet, caret = lines[1], lines[2]
     assert snippet.endswith("…") and caret.index("^") == snippet.index("tile[threadIdx.x]")
     # a span far into the line: the window starts just before it, marked
-    d = Diagnostic(code="CL001", name="x", severity="warning", message="m", file="f.cu",
-                   line=1, column=4_000_001, end_line=1, end_column=4_000_005)
+    d = Diagnostic(
+        code="CL001",
+        name="x",
+        severity="warning",
+        message="m",
+        file="f.cu",
+        line=1,
+        column=4_000_001,
+        end_line=1,
+        end_column=4_000_005,
+    )
     rendered = render_diagnostic(d, b"y" * 4_000_000 + b"tile" + b"z" * 1_000_000, False)
     assert rendered[1].startswith("…") and rendered[1].endswith("…")
     assert rendered[2].index("^") == rendered[1].index("tile") and len(rendered[1]) <= 242
 
 
-def test_a_libclang_crash_dump_is_one_short_line(work: Path,
-                                                 capfd: pytest.CaptureFixture[str]) -> None:
+def test_a_libclang_crash_dump_is_one_short_line(
+    work: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     # clang's own debugging pragma crashes the parser; libclang's crash recovery turns it
     # into a parse error and writes ~2.5 KB (its command line, the file) to descriptor 2
     (work / "crash.cu").write_text("#pragma clang __debug crash\n__global__ void k() {}\n")

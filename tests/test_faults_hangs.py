@@ -43,10 +43,13 @@ FINDING = "k.cu:3:5: warning: 32-way bank conflict"
 #: compiled into a loop); only the worker's CPU cap can stop it.
 SPIN = "#pragma clang __debug overflow_stack\n" + KERNEL.replace("k(", "spin(")
 #: 2^(2^8) copies of ``1+``: the preprocessor allocates until something stops it.
-EXPONENTIAL = "".join(
-    f"#define A{i}(x) A{i - 1}(A{i - 1}(x))\n" if i else "#define A0(x) x x\n"
-    for i in range(9)
-) + "int v = A8(1+) 1;\n" + KERNEL.replace("k(", "grow(")
+EXPONENTIAL = (
+    "".join(
+        f"#define A{i}(x) A{i - 1}(A{i - 1}(x))\n" if i else "#define A0(x) x x\n" for i in range(9)
+    )
+    + "int v = A8(1+) 1;\n"
+    + KERNEL.replace("k(", "grow(")
+)
 
 TIMEOUT = 10.0
 #: Address space of a cudalint run whose regression would read /dev/zero to its end.
@@ -66,12 +69,9 @@ def _hard_timeout(monkeypatch: pytest.MonkeyPatch) -> Any:
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, HARD_LIMIT)
-    try:
-        import test_faults_lsp
+    import test_faults_lsp
 
-        monkeypatch.setattr(test_faults_lsp, "TIMEOUT", TIMEOUT)  # its waits
-    except (ImportError, pytest.skip.Exception):  # no pygls: those tests skip
-        pass
+    monkeypatch.setattr(test_faults_lsp, "TIMEOUT", TIMEOUT)  # its waits
     try:
         yield
     finally:
@@ -93,11 +93,23 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, AS_LIMIT))
 
 
-def run(args: list[str], cwd: Path, *, stdin: Any = subprocess.DEVNULL, limit: bool = True,
-        timeout: float = TIMEOUT, **env: str) -> subprocess.CompletedProcess[str]:
+def run(
+    args: list[str],
+    cwd: Path,
+    *,
+    stdin: Any = subprocess.DEVNULL,
+    limit: bool = True,
+    timeout: float = TIMEOUT,
+    **env: str,
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cudalint", "--color", "never", *args], cwd=cwd, stdin=stdin,
-        capture_output=True, text=True, timeout=timeout, env=_env(**env),
+        [sys.executable, "-m", "cudalint", "--color", "never", *args],
+        cwd=cwd,
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=_env(**env),
         preexec_fn=_limit_memory if limit else None,
     )
 
@@ -127,7 +139,7 @@ def _session(sid: int) -> list[tuple[int, str]]:
                 stat = f.read()
         except OSError:
             continue
-        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) "
+        fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "
         if int(fields[3]) == sid:
             out.append((int(entry), fields[0]))
     return out
@@ -137,20 +149,38 @@ def _running(sid: int) -> list[int]:
     return [pid for pid, state in _session(sid) if state not in ("Z", "X")]
 
 
-@pytest.mark.parametrize(("sig", "status"), [
-    (signal.SIGINT, 130), (signal.SIGTERM, 143),
-    (signal.SIGKILL, -9),  # no cleanup possible: the workers notice and exit
-])
+@pytest.mark.parametrize(
+    ("sig", "status"),
+    [
+        (signal.SIGINT, 130),
+        (signal.SIGTERM, 143),
+        (signal.SIGKILL, -9),  # no cleanup possible: the workers notice and exit
+    ],
+)
 def test_a_signal_during_a_jobs_run_stops_every_process(
-        good: Path, sig: signal.Signals, status: int) -> None:
+    good: Path, sig: signal.Signals, status: int
+) -> None:
     (good / "spin1.cu").write_text(SPIN)
     (good / "spin2.cu").write_text(SPIN)
     tmp = good / "tmp"
     tmp.mkdir()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cudalint", "-j", "2", "--timeout", "0", "spin1.cu",
-         "spin2.cu", "k.cu"],
-        cwd=good, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(TMPDIR=str(tmp)),
+        [
+            sys.executable,
+            "-m",
+            "cudalint",
+            "-j",
+            "2",
+            "--timeout",
+            "0",
+            "spin1.cu",
+            "spin2.cu",
+            "k.cu",
+        ],
+        cwd=good,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(TMPDIR=str(tmp)),
         start_new_session=True,
     )
     try:
@@ -186,8 +216,7 @@ def test_a_signal_during_a_jobs_run_stops_every_process(
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_an_include_of_a_device_file_is_an_error_for_that_file_only(
-        good: Path, jobs: str) -> None:
+def test_an_include_of_a_device_file_is_an_error_for_that_file_only(good: Path, jobs: str) -> None:
     (good / "zero.cu").write_text('#include "/dev/zero"\n' + KERNEL.replace("k(", "z("))
     proc = run(["-j", jobs, "zero.cu", "k.cu"], good)
     assert proc.returncode == 2, proc.stderr
@@ -217,19 +246,30 @@ def test_an_include_of_a_fifo_does_not_block(good: Path) -> None:
     _clean(proc)
 
 
-@pytest.mark.parametrize(("arguments", "expected"), [
-    (["-include", "/dev/zero"], "/dev/zero: a device, not a regular file"),
-    (["@/dev/zero"], "response file /dev/zero: a device"),
-    (["@pipe.rsp"], "pipe.rsp: a FIFO"),
-])
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (["-include", "/dev/zero"], "/dev/zero: a device, not a regular file"),
+        (["@/dev/zero"], "response file /dev/zero: a device"),
+        (["@pipe.rsp"], "pipe.rsp: a FIFO"),
+    ],
+)
 def test_device_files_and_fifos_in_compile_commands_are_refused(
-        good: Path, arguments: list[str], expected: str) -> None:
+    good: Path, arguments: list[str], expected: str
+) -> None:
     os.mkfifo(good / "pipe.rsp")
     (good / "bad.cu").write_text(KERNEL.replace("k(", "bad("))
-    (good / "compile_commands.json").write_text(json.dumps([{
-        "directory": str(good), "file": "bad.cu",
-        "arguments": ["clang++", *arguments, "-c", "bad.cu"],
-    }]))
+    (good / "compile_commands.json").write_text(
+        json.dumps(
+            [
+                {
+                    "directory": str(good),
+                    "file": "bad.cu",
+                    "arguments": ["clang++", *arguments, "-c", "bad.cu"],
+                }
+            ]
+        )
+    )
     proc = run(["-p", ".", "bad.cu", "k.cu"], good)
     assert proc.returncode == 2, proc.stderr
     assert FINDING in proc.stdout
@@ -290,12 +330,174 @@ def test_a_file_spinning_in_libclang_is_stopped_by_the_cpu_cap(good: Path) -> No
 def test_an_exponential_macro_is_stopped_by_the_memory_cap(good: Path) -> None:
     (good / "grow.cu").write_text(EXPONENTIAL)
     # no CPU cap (--timeout 0): the memory cap alone stops it
-    proc = run(["-j", "2", "--timeout", "0", "grow.cu", "k.cu"], good, limit=False,
-               CUDALINT_WORKER_MEMORY="1500M")
+    proc = run(
+        ["-j", "2", "--timeout", "0", "grow.cu", "k.cu"],
+        good,
+        limit=False,
+        CUDALINT_WORKER_MEMORY="1500M",
+    )
     assert proc.returncode == 2, proc.stderr
     assert FINDING in proc.stdout
     assert "grow.cu" in proc.stderr.split("LLVM ERROR")[-1] or "grow.cu:" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# --- the serial run (-j 1): a forked process per file, under the same caps -------------
+
+#: ``#include`` of a name a macro builds: the scan for device files cannot see it, so
+#: clang reads /dev/zero until the memory cap stops it.
+HIDDEN_ZERO = '#define ZERO "/dev/zero"\n#include ZERO\n' + KERNEL.replace("k(", "zero(")
+
+
+def _private_tmp(good: Path) -> Path:
+    tmp = good.parent / f"{good.name}-tmp"
+    tmp.mkdir()
+    (tmp / "keep").write_text("x")  # must stay
+    return tmp
+
+
+def _serial(
+    good: Path, name: str, text: str, *args: str, **env: str
+) -> tuple[subprocess.CompletedProcess[str], list[str], list[int]]:
+    """cudalint -j 1 on ``name`` (holding ``text``) and k.cu in a session of its own,
+    with a private TMPDIR: its result, the TMPDIR's entries and the processes of the
+    session left afterwards."""
+    (good / name).write_text(text)
+    tmp = _private_tmp(good)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cudalint", "--color", "never", "-j", "1", *args, name, "k.cu"],
+        cwd=good,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(TMPDIR=str(tmp), **env),
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=TIMEOUT)
+        left = _running(proc.pid)
+    finally:
+        for pid in _running(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.wait()
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    return done, sorted(p.name for p in tmp.iterdir()), left
+
+
+def test_a_file_spinning_in_libclang_is_stopped_in_the_serial_run(good: Path) -> None:
+    start = time.monotonic()
+    proc, tmp, left = _serial(good, "spin.cu", SPIN, "--timeout", "0.5")
+    assert proc.returncode == 2, proc.stderr
+    assert FINDING in proc.stdout
+    assert "spin.cu: analysis stopped" in proc.stderr and "CPU time" in proc.stderr
+    assert time.monotonic() - start < TIMEOUT
+    assert left == [] and tmp == ["keep"]
+    _clean(proc)
+
+
+@pytest.mark.parametrize("text", [EXPONENTIAL, HIDDEN_ZERO], ids=["macro", "dev-zero"])
+def test_a_file_growing_without_end_is_stopped_in_the_serial_run(good: Path, text: str) -> None:
+    # no CPU cap (--timeout 0): the memory cap of the file's process alone stops it,
+    # and the main process stays small (its own address space is capped here too)
+    proc, tmp, left = _serial(
+        good, "grow.cu", text, "--timeout", "0", CUDALINT_WORKER_MEMORY="1500M"
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert FINDING in proc.stdout
+    assert "grow.cu" in proc.stderr, proc.stderr  # libclang gives up, or its process dies
+    assert left == [] and tmp == ["keep"]
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("sig", "status"),
+    [
+        (signal.SIGINT, 130),
+        (signal.SIGTERM, 143),
+        (signal.SIGKILL, -9),  # the file's process is killed with it (PR_SET_PDEATHSIG)
+    ],
+)
+def test_a_signal_during_a_serial_run_stops_every_process(
+    good: Path, sig: signal.Signals, status: int
+) -> None:
+    (good / "spin.cu").write_text(SPIN)
+    tmp = _private_tmp(good)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cudalint", "--timeout", "0", "spin.cu", "k.cu"],
+        cwd=good,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(TMPDIR=str(tmp)),
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 6.0  # the main process and the file's process
+        while len(_running(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(_running(proc.pid)) == 2, _session(proc.pid)
+        time.sleep(1.5)  # deep in libclang
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=5)
+        assert proc.returncode == status, err
+        assert b"Traceback" not in err
+        deadline = time.monotonic() + 3.0
+        while _running(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _running(proc.pid) == [], _session(proc.pid)
+        if sig != signal.SIGKILL:  # nothing can remove the main process's files then
+            assert sorted(p.name for p in tmp.iterdir()) == ["keep"]
+    finally:
+        for pid in _running(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.parametrize("recycle", [False, True], ids=["kept", "one-per-file"])
+def test_the_serial_run_analyses_in_a_forked_worker_that_shares_the_shim(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, recycle: bool
+) -> None:
+    """In-process API: the files are analysed in a forked child, not in the main process
+    (whose libclang heap then does not grow), one child for both files while its memory
+    stays small; a child that leaves (here after each file) is replaced, and the
+    precompiled shim the first child built is adopted: the next child does not build
+    it again."""
+    from cudalint import api, budget
+    from cudalint.frontend import parse
+    from cudalint.options import Options
+
+    # one child for both files, or a new one after each (a memory limit it is past)
+    monkeypatch.setattr(budget, "FORK_WORKER_RSS", 0 if recycle else 1 << 40)
+    monkeypatch.setattr(budget, "FORK_WORKER_ROOM", 0 if recycle else 1 << 40)
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.cu").write_text(KERNEL.replace("k(", f"{name}("))
+    define = f"CUDALINT_TEST_FORK={int(recycle)}"
+    options = Options(defines=(define,))  # a shim of its own
+    pids = tmp_path / "pids"
+    real = api._run_task
+
+    def spy(task: api.FileTask) -> api.FileReport:
+        with open(pids, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        shims = {k: v for k, v in parse.precompiled_shims().items() if f"-D{define}" in k}
+        # a failed assertion here is the file's error (an internal error)
+        if task.path.endswith("b.cu"):  # built for a.cu, by this child or the one before
+            assert len(shims) == 1 and all(v and os.path.isfile(v) for v in shims.values())
+        else:
+            assert shims == {}
+        return real(task)
+
+    tasks = [api.FileTask(str(tmp_path / f"{n}.cu"), options) for n in ("a", "b")]
+    monkeypatch.setattr(api, "_run_task", spy)
+    reports = api.run_tasks(tasks, jobs=1)
+    assert [r.error for r in reports] == [None, None]
+    assert all(len(r.diagnostics) == 1 for r in reports)
+    children = [int(p) for p in pids.read_text().split()]
+    assert len(children) == 2 and os.getpid() not in children
+    assert (children[0] != children[1]) == recycle
+    shims = {k: v for k, v in parse.precompiled_shims().items() if f"-D{define}" in k}
+    assert len(shims) == 1 and all(v and os.path.isfile(v) for v in shims.values())
 
 
 def test_the_cpu_and_memory_caps() -> None:
@@ -304,6 +506,7 @@ def test_the_cpu_and_memory_caps() -> None:
     assert budget.worker_cpu_cap(None) is None and budget.worker_cpu_cap(0) is None
     assert budget.worker_cpu_cap(10.0) == 25.0  # 2 x 10 + 5
     assert budget.worker_cpu_cap(0.5) == 1.5  # 2 x 0.5 + 0.5
+    assert budget.worker_cpu_cap(1e308) is None  # more than a limit can hold: none
     env = os.environ.get("CUDALINT_WORKER_MEMORY")
     try:
         os.environ["CUDALINT_WORKER_MEMORY"] = "2G"
@@ -324,8 +527,8 @@ def test_the_cpu_and_memory_caps() -> None:
 
 
 def test_an_include_of_dev_stdin_in_the_language_server_does_not_read_the_protocol(
-        tmp_path: Path) -> None:
-    pytest.importorskip("pygls")
+    tmp_path: Path,
+) -> None:
     from test_faults_lsp import RawClient, message
 
     client = RawClient(tmp_path)
@@ -335,9 +538,21 @@ def test_an_include_of_dev_stdin_in_the_language_server_does_not_read_the_protoc
             path = tmp_path / f"s{n}.cu"
             text = f'#include "{name}"\n' + KERNEL
             path.write_text(text)
-            client.write(message({"method": "textDocument/didOpen", "params": {
-                "textDocument": {"uri": path.as_uri(), "languageId": "cuda", "version": 1,
-                                 "text": text}}}))
+            client.write(
+                message(
+                    {
+                        "method": "textDocument/didOpen",
+                        "params": {
+                            "textDocument": {
+                                "uri": path.as_uri(),
+                                "languageId": "cuda",
+                                "version": 1,
+                                "text": text,
+                            }
+                        },
+                    }
+                )
+            )
             published = client.wait(_published(path.as_uri()))
             messages = " ".join(d["message"] for d in published["params"]["diagnostics"])
             assert "not a regular file" in messages, messages
@@ -351,9 +566,10 @@ def test_an_include_of_dev_stdin_in_the_language_server_does_not_read_the_protoc
             client.proc.wait()
 
 
+@pytest.mark.slow
 def test_a_document_spinning_in_libclang_does_not_keep_a_core_in_the_language_server(
-        tmp_path: Path) -> None:
-    pytest.importorskip("pygls")
+    tmp_path: Path,
+) -> None:
     from test_faults_lsp import RawClient, message
 
     (tmp_path / ".cudalint.toml").write_text("timeout = 0.5\n")
@@ -364,9 +580,21 @@ def test_a_document_spinning_in_libclang_does_not_keep_a_core_in_the_language_se
         for name, text in (("spin.cu", SPIN), ("k.cu", KERNEL)):
             path = tmp_path / name
             path.write_text(text)
-            client.write(message({"method": "textDocument/didOpen", "params": {
-                "textDocument": {"uri": path.as_uri(), "languageId": "cuda", "version": 1,
-                                 "text": text}}}))
+            client.write(
+                message(
+                    {
+                        "method": "textDocument/didOpen",
+                        "params": {
+                            "textDocument": {
+                                "uri": path.as_uri(),
+                                "languageId": "cuda",
+                                "version": 1,
+                                "text": text,
+                            }
+                        },
+                    }
+                )
+            )
             published = client.wait(_published(path.as_uri()))
             messages = " ".join(d["message"] for d in published["params"]["diagnostics"])
             if name == "spin.cu":
@@ -376,8 +604,9 @@ def test_a_document_spinning_in_libclang_does_not_keep_a_core_in_the_language_se
         assert time.monotonic() - start < TIMEOUT
         # the server and its helper processes use no CPU now: nothing left spinning
         server = client.proc.pid
-        children = [int(p) for p in Path(f"/proc/{server}/task/{server}/children")
-                    .read_text().split()]
+        children = [
+            int(p) for p in Path(f"/proc/{server}/task/{server}/children").read_text().split()
+        ]
 
         def cpu(pid: int) -> float:
             try:
@@ -403,8 +632,9 @@ def test_a_document_spinning_in_libclang_does_not_keep_a_core_in_the_language_se
 
 def _published(uri: str) -> Any:
     def match(m: dict[str, Any]) -> bool:
-        return bool(m.get("method") == "textDocument/publishDiagnostics"
-                    and m["params"]["uri"] == uri)
+        return bool(
+            m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+        )
 
     return match
 

@@ -15,6 +15,7 @@ so that "still analysed" is checked by the finding itself.
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import shutil
@@ -24,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from cudalint.cli import main
+from factories import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,20 +47,23 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    assert "internal error" not in out + err
-    return code, out, err
+run = functools.partial(run_cli, strict=True)
 
 
-def cli(*argv: str, cwd: Path, env: dict[str, str] | None = None, stdin: Any = None,
-        preexec: Any = None) -> subprocess.CompletedProcess[str]:
+def cli(
+    *argv: str, cwd: Path, env: dict[str, str] | None = None, stdin: Any = None, preexec: Any = None
+) -> subprocess.CompletedProcess[str]:
     full = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    proc = subprocess.run([sys.executable, "-m", "cudalint", *argv], cwd=cwd, env=full,
-                          stdin=stdin, capture_output=True, text=True, timeout=300,
-                          preexec_fn=preexec)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cudalint", *argv],
+        cwd=cwd,
+        env=full,
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=preexec,
+    )
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "FATAL" not in proc.stderr, proc.stderr
     return proc
@@ -96,14 +99,21 @@ def test_no_room_in_tmpdir_parses_the_shim_as_text(work: Path) -> None:
         "assert not any(p._pch_cache.values()), p._pch_cache\n"
         "sys.exit(code)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], cwd=work, capture_output=True,
-                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+    )
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.startswith(FINDING)
 
 
-def test_the_room_check_refuses_a_full_directory(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_room_check_refuses_a_full_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from cudalint.frontend import parse
 
     assert parse._room_for_pch(str(tmp_path))
@@ -121,8 +131,9 @@ def test_the_room_check_refuses_a_full_directory(tmp_path: Path,
 def _tiny_tmpfs_works() -> bool:
     if sys.platform != "linux" or shutil.which("unshare") is None or os.geteuid() != 0:
         return False
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
-                           capture_output=True)
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], capture_output=True
+    )
     return probe.returncode == 0
 
 
@@ -130,10 +141,13 @@ def _tiny_tmpfs_works() -> bool:
 def test_a_full_tmpfs_tmpdir_does_not_abort_the_analysis(work: Path) -> None:
     small = work / "small"
     small.mkdir()
-    script = (f'mount -t tmpfs -o size=512k tmpfs "{small}" && '
-              f'TMPDIR="{small}" PYTHONPATH="{ROOT}" "{sys.executable}" -m cudalint -q k.cu')
-    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=work,
-                          capture_output=True, text=True, timeout=300)
+    script = (
+        f'mount -t tmpfs -o size=512k tmpfs "{small}" && '
+        f'TMPDIR="{small}" PYTHONPATH="{ROOT}" "{sys.executable}" -m cudalint -q k.cu'
+    )
+    proc = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script], cwd=work, capture_output=True, text=True, timeout=300
+    )
     assert "FATAL" not in proc.stderr, proc.stderr
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.startswith(FINDING)
@@ -151,15 +165,16 @@ def test_tmpdir_that_is_a_file_still_analyzes(work: Path) -> None:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="needs a file system of byte names")
 def test_a_name_that_is_not_utf8_keeps_the_sarif_document(
-        work: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     bad = os.fsdecode(b"bad\xff.cu")  # 'bad\udcff.cu'
     (work / bad).write_text(KERNEL)
     code, out, _ = run(capsys, "--format", "sarif", bad, "k.cu")
     assert code == 2  # the file that cannot be analysed is an error; the other is not lost
     run_ = json.loads(out)["runs"][0]
-    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-            for r in run_["results"]] == ["k.cu"]
+    assert [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run_["results"]
+    ] == ["k.cu"]
     notes = run_["invocations"][0]["toolExecutionNotifications"]
     uris = [n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in notes]
     assert uris == ["bad%FF.cu"]  # the name's bytes, percent-encoded (RFC 3986)
@@ -167,8 +182,7 @@ def test_a_name_that_is_not_utf8_keeps_the_sarif_document(
     # given absolute, under the root (here the working directory): the same relative URI
     code, out, _ = run(capsys, "--format", "sarif", str(work / bad))
     notes = json.loads(out)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
-    assert notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == (
-        "bad%FF.cu")
+    assert notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == ("bad%FF.cu")
     # outside the root (run from a subdirectory, no .git above): absolute, as
     # Path.as_uri() does
     (work / "sub").mkdir()
@@ -182,7 +196,8 @@ def test_a_name_that_is_not_utf8_keeps_the_sarif_document(
 @pytest.mark.skipif(sys.platform != "linux", reason="needs a file system of byte names")
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])
 def test_a_name_that_is_not_utf8_is_one_files_error(
-        work: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
     bad = os.fsdecode(b"bad\xff.cu")
     (work / bad).write_text(KERNEL)
     code, out, err = run(capsys, "--format", fmt, bad, "k.cu")
@@ -195,15 +210,17 @@ def test_a_name_that_is_not_utf8_is_one_files_error(
 
 
 @pytest.mark.parametrize("seconds", ["1e10", "1e308", "9223372036.9"])
-def test_a_huge_timeout_is_no_limit(work: Path, capsys: pytest.CaptureFixture[str],
-                                    seconds: str) -> None:
+def test_a_huge_timeout_is_no_limit(
+    work: Path, capsys: pytest.CaptureFixture[str], seconds: str
+) -> None:
     code, out, _ = run(capsys, "-q", "--timeout", seconds, "k.cu")
     assert code == 1
     assert out.startswith(FINDING)
 
 
-def test_a_huge_configured_timeout_is_no_limit(work: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_huge_configured_timeout_is_no_limit(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (work / "cudalint.toml").write_text("timeout = 1e10\n")
     code, out, _ = run(capsys, "-q", "k.cu")
     assert code == 1
@@ -217,7 +234,8 @@ def test_a_huge_configured_timeout_is_no_limit(work: Path,
 
 
 def test_j_falls_back_to_serial_when_the_pool_cannot_start(
-        work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # An unusable /dev/shm: creating the pool's semaphores fails (as sem_open does there).
     import _multiprocessing
 
@@ -242,8 +260,7 @@ def test_j_falls_back_to_serial_when_the_pool_cannot_start(
     assert code == 1 and "k2.cu:3:5" in out and err == ""  # -q: diagnostics only
 
 
-def test_run_tasks_reports_the_fallback_once(work: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_tasks_reports_the_fallback_once(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from cudalint import api
     from cudalint.options import Options
 
@@ -267,24 +284,30 @@ def _compdb(work: Path, entry: dict[str, Any]) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("entry", [
-    {"command": "nvcc -c k.cu -DX=\u0000"},
-    {"arguments": ["nvcc", "-c", "k.cu", "-I\u0000x"]},
-    {"file": "k\u0000.cu", "command": "nvcc -c k.cu"},
-    {"directory": "/tmp\u0000", "command": "nvcc -c k.cu"},
-])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"command": "nvcc -c k.cu -DX=\u0000"},
+        {"arguments": ["nvcc", "-c", "k.cu", "-I\u0000x"]},
+        {"file": "k\u0000.cu", "command": "nvcc -c k.cu"},
+        {"directory": "/tmp\u0000", "command": "nvcc -c k.cu"},
+    ],
+)
 def test_a_nul_in_the_compilation_database_is_refused(
-        work: Path, capsys: pytest.CaptureFixture[str], entry: dict[str, Any]) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str], entry: dict[str, Any]
+) -> None:
     code, out, err = run(capsys, "--compile-commands", _compdb(work, entry), "k.cu")
     assert code == 2 and out == ""
     assert "entry 0: contains a NUL character" in err
 
 
-def test_a_nul_in_a_response_file_is_refused(work: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_nul_in_a_response_file_is_refused(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (work / "flags.rsp").write_bytes(b"-I\0x -DA=1")
-    code, _, err = run(capsys, "--compile-commands",
-                       _compdb(work, {"command": "nvcc -c k.cu @flags.rsp"}), "k.cu")
+    code, _, err = run(
+        capsys, "--compile-commands", _compdb(work, {"command": "nvcc -c k.cu @flags.rsp"}), "k.cu"
+    )
     assert code == 2 and "contains a NUL character" in err
 
 
@@ -294,20 +317,25 @@ BIG_INT_JSON = "[" + "1" * 5000 + "]"
 
 @pytest.mark.parametrize("text", [DEEP_JSON, BIG_INT_JSON])
 @pytest.mark.parametrize("option", ["--compile-commands", "--baseline"])
-def test_hostile_json_files_are_usage_errors(work: Path, capsys: pytest.CaptureFixture[str],
-                                             option: str, text: str) -> None:
+def test_hostile_json_files_are_usage_errors(
+    work: Path, capsys: pytest.CaptureFixture[str], option: str, text: str
+) -> None:
     (work / "hostile.json").write_text(text)
     code, out, err = run(capsys, option, "hostile.json", "k.cu")
     assert code == 2 and out == ""
     assert "hostile.json: invalid JSON" in err
 
 
-@pytest.mark.parametrize("text", [
-    "x = " + "[" * 100_000 + "]" * 100_000,
-    "x = 1" + "0" * 5000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = " + "[" * 100_000 + "]" * 100_000,
+        "x = 1" + "0" * 5000,
+    ],
+)
 def test_hostile_toml_configuration_is_a_usage_error(
-        work: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
     (work / "cudalint.toml").write_text(text + "\n")
     code, _, err = run(capsys, "k.cu")
     assert code == 2
@@ -316,17 +344,20 @@ def test_hostile_toml_configuration_is_a_usage_error(
 
 def test_a_closed_stdin_is_a_usage_error(work: Path) -> None:
     proc = subprocess.run(
-        ["sh", "-c", 'exec "$0" -m cudalint - <&-', sys.executable], cwd=work,
-        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        ["sh", "-c", 'exec "$0" -m cudalint - <&-', sys.executable],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         timeout=300,
     )
     assert proc.returncode == 2
     assert proc.stderr == "cudalint: error: '-' reads the source from stdin, but stdin is closed\n"
 
 
-def test_an_unreadable_stdin_is_a_usage_error(work: Path,
-                                              monkeypatch: pytest.MonkeyPatch,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unreadable_stdin_is_a_usage_error(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     class Broken:
         class buffer:  # stands in for sys.stdin.buffer
             @staticmethod
@@ -342,29 +373,46 @@ def test_an_unreadable_stdin_is_a_usage_error(work: Path,
 # --- item 8: arguments that would make the analysis see less --------------------------------
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["-I", ""], "-I needs a directory (got an empty argument)"),
-    (["-D", ""], "-D needs NAME or NAME=VALUE with NAME an identifier (got an empty argument)"),
-    (["-D", "=1"], "got '=1'"),
-    (["-D", "1X"], "got '1X'"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-I", ""], "-I needs a directory (got an empty argument)"),
+        (["-D", ""], "-D needs NAME or NAME=VALUE with NAME an identifier (got an empty argument)"),
+        (["-D", "=1"], "got '=1'"),
+        (["-D", "1X"], "got '1X'"),
+    ],
+)
 def test_empty_or_invalid_include_and_define_are_refused(
-        work: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     code, out, err = run(capsys, *argv, "k.cu")
     assert code == 2 and out == ""
     assert message in err
 
 
 def test_valid_defines_still_analyze(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "-q", "-D", "X", "-D", "Y=a b", "-D", "Z=", "-D", "MY_MAX(a,b)=a",
-                       "-I", "include", "k.cu")
+    code, out, _ = run(
+        capsys,
+        "-q",
+        "-D",
+        "X",
+        "-D",
+        "Y=a b",
+        "-D",
+        "Z=",
+        "-D",
+        "MY_MAX(a,b)=a",
+        "-I",
+        "include",
+        "k.cu",
+    )
     assert code == 1 and out.startswith(FINDING)
 
 
 @pytest.mark.parametrize("name", ["-", ""])
 def test_stdin_filename_that_names_no_file_is_refused(
-        work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        name: str) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
     import io
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(KERNEL.encode())))
@@ -373,8 +421,9 @@ def test_stdin_filename_that_names_no_file_is_refused(
     assert f"--stdin-filename {name!r}: give the path" in err
 
 
-def test_stdin_with_a_real_name_still_analyzes(work: Path, capsys: pytest.CaptureFixture[str],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stdin_with_a_real_name_still_analyzes(
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import io
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(KERNEL.encode())))
@@ -383,7 +432,8 @@ def test_stdin_with_a_real_name_still_analyzes(work: Path, capsys: pytest.Captur
 
 
 def test_a_configured_cuda_path_that_does_not_exist_is_refused(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (work / "cudalint.toml").write_text('cuda-path = "no/such/toolkit"\n')
     code, out, err = run(capsys, "k.cu")
     assert code == 2 and out == ""
@@ -392,7 +442,8 @@ def test_a_configured_cuda_path_that_does_not_exist_is_refused(
 
 @pytest.mark.parametrize("key", ["include-dirs", "exclude", "cuda-path", "defines"])
 def test_a_nul_in_configured_strings_is_refused(
-        work: Path, capsys: pytest.CaptureFixture[str], key: str) -> None:
+    work: Path, capsys: pytest.CaptureFixture[str], key: str
+) -> None:
     value = '"a\\u0000b"' if key == "cuda-path" else '["A\\u0000b"]'
     (work / "cudalint.toml").write_text(f"{key} = {value}\n")
     code, _, err = run(capsys, "k.cu")

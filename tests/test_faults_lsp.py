@@ -20,8 +20,6 @@ from typing import IO, Any
 
 import pytest
 
-pytest.importorskip("pygls")
-
 from cudalint.lsp.transport import MAX_BODY, Framing, FramingError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,8 +49,11 @@ class RawClient:
         env["PYTHONPATH"] = str(ROOT)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cudalint", "lsp", "--debounce-ms", "0"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=cwd, env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
         )
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
         self.stderr = b""
@@ -114,8 +115,15 @@ class RawClient:
         assert self.error(ident)["code"] == -32601
 
     def initialize(self) -> None:
-        self.write(message({"id": 1, "method": "initialize",
-                            "params": {"processId": None, "rootUri": None, "capabilities": {}}}))
+        self.write(
+            message(
+                {
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {"processId": None, "rootUri": None, "capabilities": {}},
+                }
+            )
+        )
         self.wait(lambda m: m.get("id") == 1 and "result" in m)
         self.write(message({"method": "initialized", "params": {}}))
 
@@ -169,16 +177,20 @@ def test_a_body_that_is_not_utf8_is_a_parse_error_with_its_id(client: RawClient)
     _no_traceback(client.close()[1])
 
 
-@pytest.mark.parametrize("header", [
-    b"Content-Length: abc\r\n\r\n{}",         # not a number
-    b"Content-Length: -5\r\n\r\n",            # negative
-    b"Content-Type: application/json\r\n\r\n{}",  # no Content-Length
-    b"Content-Length: %d\r\n\r\n" % (MAX_BODY + 1),  # past the limit
-    b"Content-Length: 99999999999999999999999\r\n\r\n{}",  # past any index
-    b"no header at all\r\n\r\n",
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        b"Content-Length: abc\r\n\r\n{}",  # not a number
+        b"Content-Length: -5\r\n\r\n",  # negative
+        b"Content-Type: application/json\r\n\r\n{}",  # no Content-Length
+        b"Content-Length: %d\r\n\r\n" % (MAX_BODY + 1),  # past the limit
+        b"Content-Length: 99999999999999999999999\r\n\r\n{}",  # past any index
+        b"no header at all\r\n\r\n",
+    ],
+)
 def test_a_bad_header_is_answered_and_the_next_message_is_read(
-        client: RawClient, header: bytes) -> None:
+    client: RawClient, header: bytes
+) -> None:
     client.write(header)
     error = client.error(None)
     assert error["code"] == -32700
@@ -208,13 +220,31 @@ def test_out_of_range_positions_are_answered(client: RawClient, tmp_path: Path) 
     path = tmp_path / "k.cu"
     path.write_text(KERNEL)
     uri = path.as_uri()
-    client.write(message({"method": "textDocument/didOpen", "params": {"textDocument": {
-        "uri": uri, "languageId": "cuda", "version": 1, "text": KERNEL}}}))
+    client.write(
+        message(
+            {
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": KERNEL}
+                },
+            }
+        )
+    )
     client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
 
     def hover(ident: int, line: int, character: int) -> None:
-        client.write(message({"id": ident, "method": "textDocument/hover", "params": {
-            "textDocument": {"uri": uri}, "position": {"line": line, "character": character}}}))
+        client.write(
+            message(
+                {
+                    "id": ident,
+                    "method": "textDocument/hover",
+                    "params": {
+                        "textDocument": {"uri": uri},
+                        "position": {"line": line, "character": character},
+                    },
+                }
+            )
+        )
 
     hover(10, -1, -5)  # not a uinteger: invalid params
     error = client.error(10)
@@ -227,8 +257,11 @@ def test_out_of_range_positions_are_answered(client: RawClient, tmp_path: Path) 
     hover(13, 2, 4)  # the access itself still hovers
     reply = client.wait(lambda m: m.get("id") == 13)
     assert "32-way" in reply["result"]["contents"]["value"]
-    client.write(message({"id": 14, "method": "textDocument/hover", "params": {
-        "textDocument": {"uri": uri}}}))  # no position at all
+    client.write(
+        message(
+            {"id": 14, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}}}
+        )
+    )  # no position at all
     assert client.error(14)["code"] == -32602
     client.alive()
     _no_traceback(client.close()[1])
@@ -237,8 +270,9 @@ def test_out_of_range_positions_are_answered(client: RawClient, tmp_path: Path) 
 def test_data_between_messages_and_short_bodies_resynchronise(client: RawClient) -> None:
     # a body shorter than its Content-Length swallows the start of the next message;
     # what is left of it is reported and the message after that is read
-    body = json.dumps({"jsonrpc": "2.0", "id": 20, "method": "cudalint/ping",
-                       "params": {}}).encode()
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 20, "method": "cudalint/ping", "params": {}}
+    ).encode()
     client.write(b"Content-Length: 10\r\n\r\n" + body)
     client.write(b"garbage without any header\r\n")
     client.alive()
@@ -248,7 +282,7 @@ def test_data_between_messages_and_short_bodies_resynchronise(client: RawClient)
 def test_the_end_of_input_inside_a_message_ends_the_server_cleanly(tmp_path: Path) -> None:
     c = RawClient(tmp_path)
     c.initialize()
-    c.write(b"Content-Length: 500\r\n\r\n{\"jsonrpc\"")
+    c.write(b'Content-Length: 500\r\n\r\n{"jsonrpc"')
     assert c.proc.stdin is not None
     c.proc.stdin.close()
     assert c.proc.wait(timeout=TIMEOUT) == 0
@@ -296,13 +330,15 @@ def _all(data: bytes) -> tuple[list[bytes | str], list[str]]:
 
 
 def test_framing_reads_lenient_headers() -> None:
-    out, stray = _all(b"content-length:2\n\n{}\r\n\r\nContent-Length: 2\r\n"
-                      b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n[]")
+    out, stray = _all(
+        b"content-length:2\n\n{}\r\n\r\nContent-Length: 2\r\n"
+        b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n[]"
+    )
     assert out == [b"{}", b"[]"] and stray == []
 
 
 def test_framing_skips_to_the_next_content_length_after_a_bad_header() -> None:
-    out, _ = _all(b"Content-Length: x\r\n\r\n{\"a\": 1}Content-Length: 2\r\n\r\n{}")
+    out, _ = _all(b'Content-Length: x\r\n\r\n{"a": 1}Content-Length: 2\r\n\r\n{}')
     assert out == ["error: invalid Content-Length: 'x'", b"{}"]
     out, _ = _all(b"Content-Length: 2\r\nBogus\r\n\r\n{}Content-Length: 2\r\n\r\n[]")
     assert out == ["error: not a header line: 'Bogus'", b"[]"]
@@ -315,28 +351,73 @@ def test_framing_bounds_a_stream_without_newlines() -> None:
 
 
 def test_edits_and_requests_past_the_document_keep_the_server_serving(
-        client: RawClient, tmp_path: Path) -> None:
+    client: RawClient, tmp_path: Path
+) -> None:
     path = tmp_path / "k.cu"
     path.write_text(KERNEL)
     uri = path.as_uri()
-    client.write(message({"method": "textDocument/didOpen", "params": {"textDocument": {
-        "uri": uri, "languageId": "cuda", "version": 1, "text": KERNEL}}}))
+    client.write(
+        message(
+            {
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": KERNEL}
+                },
+            }
+        )
+    )
     client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
     far = {"start": {"line": 500, "character": 9}, "end": {"line": 900, "character": 1}}
-    client.write(message({"method": "textDocument/didChange", "params": {
-        "textDocument": {"uri": uri, "version": 2},
-        "contentChanges": [{"range": far, "text": "// tail\n"}]}}))
+    client.write(
+        message(
+            {
+                "method": "textDocument/didChange",
+                "params": {
+                    "textDocument": {"uri": uri, "version": 2},
+                    "contentChanges": [{"range": far, "text": "// tail\n"}],
+                },
+            }
+        )
+    )
     # a change to a document that was never opened
-    client.write(message({"method": "textDocument/didChange", "params": {
-        "textDocument": {"uri": (tmp_path / "other.cu").as_uri(), "version": 2},
-        "contentChanges": [{"range": far, "text": "x"}]}}))
-    client.write(message({"id": 30, "method": "textDocument/codeAction", "params": {
-        "textDocument": {"uri": uri}, "range": far, "context": {"diagnostics": []}}}))
+    client.write(
+        message(
+            {
+                "method": "textDocument/didChange",
+                "params": {
+                    "textDocument": {"uri": (tmp_path / "other.cu").as_uri(), "version": 2},
+                    "contentChanges": [{"range": far, "text": "x"}],
+                },
+            }
+        )
+    )
+    client.write(
+        message(
+            {
+                "id": 30,
+                "method": "textDocument/codeAction",
+                "params": {
+                    "textDocument": {"uri": uri},
+                    "range": far,
+                    "context": {"diagnostics": []},
+                },
+            }
+        )
+    )
     reply = client.wait(lambda m: m.get("id") == 30)
     assert "error" not in reply
-    client.write(message({"id": 31, "method": "textDocument/hover", "params": {
-        "textDocument": {"uri": (tmp_path / "missing.cu").as_uri()},
-        "position": {"line": 0, "character": 0}}}))
+    client.write(
+        message(
+            {
+                "id": 31,
+                "method": "textDocument/hover",
+                "params": {
+                    "textDocument": {"uri": (tmp_path / "missing.cu").as_uri()},
+                    "position": {"line": 0, "character": 0},
+                },
+            }
+        )
+    )
     reply = client.wait(lambda m: m.get("id") == 31)
     assert reply.get("result") is None
     client.alive()

@@ -45,8 +45,11 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes
 
 
 def temps(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir()
-                  if p.name.startswith(fsutil.TEMP_PREFIX) and p.name.endswith(".tmp"))
+    return sorted(
+        p.name
+        for p in directory.iterdir()
+        if p.name.startswith(fsutil.TEMP_PREFIX) and p.name.endswith(".tmp")
+    )
 
 
 @pytest.fixture
@@ -55,9 +58,11 @@ def runner(tmp_path: Path) -> Path:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     script = bin_dir / "run_cudalint.py"
-    script.write_text("import sys\nfrom cudalint.cli import main\n"
-                      "if __name__ == '__main__':\n    sys.exit(main(sys.argv[1:]))\n",
-                      encoding="utf-8")
+    script.write_text(
+        "import sys\nfrom cudalint.cli import main\n"
+        "if __name__ == '__main__':\n    sys.exit(main(sys.argv[1:]))\n",
+        encoding="utf-8",
+    )
     return script
 
 
@@ -102,8 +107,9 @@ def test_a_new_file_gets_the_umask_mode(tmp_path: Path) -> None:
     assert stat.S_IMODE(os.stat(tmp_path / "new.json").st_mode) == 0o640
 
 
-@pytest.mark.parametrize("failure", [OSError(errno.ENOSPC, "No space left on device"),
-                                     KeyboardInterrupt()])
+@pytest.mark.parametrize(
+    "failure", [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()]
+)
 def test_a_failing_write_keeps_the_original_and_no_temp(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: BaseException
 ) -> None:
@@ -168,8 +174,12 @@ def test_a_file_size_limit_leaves_the_original_intact(
         resource.setrlimit(resource.RLIMIT_FSIZE, (len(data), len(data)))
 
     proc = subprocess.run(
-        [sys.executable, str(runner), "--isolated", option, "k.cu"], cwd=tmp_path,
-        env=private_env(tmp_path / "tmp"), preexec_fn=limit, capture_output=True, text=True,
+        [sys.executable, str(runner), "--isolated", option, "k.cu"],
+        cwd=tmp_path,
+        env=private_env(tmp_path / "tmp"),
+        preexec_fn=limit,
+        capture_output=True,
+        text=True,
         timeout=120,
     )
     assert proc.returncode == 2, proc.stderr
@@ -178,15 +188,19 @@ def test_a_file_size_limit_leaves_the_original_intact(
     assert path.read_bytes() == data
     assert temps(tmp_path) == []
     # without the limit the same command writes
-    proc = subprocess.run([sys.executable, str(runner), "--isolated", option, "k.cu"],
-                          cwd=tmp_path, env=private_env(tmp_path / "tmp"),
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(runner), "--isolated", option, "k.cu"],
+        cwd=tmp_path,
+        env=private_env(tmp_path / "tmp"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode in (0, 1), proc.stderr
     assert path.read_bytes() != data and temps(tmp_path) == []
 
 
-def edit_after_analysis(monkeypatch: pytest.MonkeyPatch, path: Path,
-                        text: bytes) -> None:
+def edit_after_analysis(monkeypatch: pytest.MonkeyPatch, path: Path, text: bytes) -> None:
     real = cli.run_tasks  # type: ignore[attr-defined]
 
     def run_then_edit(*args: object, **kwargs: object) -> list[FileReport]:
@@ -199,7 +213,9 @@ def edit_after_analysis(monkeypatch: pytest.MonkeyPatch, path: Path,
 
 @pytest.mark.parametrize("option", ["--add-ignores", "--fix"])
 def test_a_file_edited_during_the_run_is_not_overwritten(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
     option: str,
 ) -> None:
     monkeypatch.chdir(tmp_path)
@@ -232,6 +248,7 @@ def test_a_baseline_written_meanwhile_is_kept(tmp_path: Path) -> None:
 # --- kill -9 during --add-ignores ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_kill_9_during_add_ignores_never_truncates(tmp_path: Path, runner: Path) -> None:
     """SIGKILL at random moments, half of them the moment anything in the directory changes
     (the write begins): the file is always the old text or the new, whole."""
@@ -252,8 +269,9 @@ def test_kill_9_during_add_ignores_never_truncates(tmp_path: Path, runner: Path)
     for i in range(20):
         path.write_bytes(original)
         before = os.stat(path)
-        proc = subprocess.Popen(argv, cwd=work, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            argv, cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         if i % 2:
             time.sleep(rng.uniform(0.0, duration))
         else:
@@ -271,16 +289,23 @@ def test_kill_9_during_add_ignores_never_truncates(tmp_path: Path, runner: Path)
     assert outcomes["old"] > 0
 
 
-def watch(directory: Path, path: Path, before: os.stat_result, proc: subprocess.Popen[bytes],
-          rng: random.Random) -> None:
+def watch(
+    directory: Path,
+    path: Path,
+    before: os.stat_result,
+    proc: subprocess.Popen[bytes],
+    rng: random.Random,
+) -> None:
     """Return as soon as ``directory`` or ``path`` changes (or the process ends), plus a
     random fraction of a millisecond."""
     names = set(os.listdir(directory))
     while proc.poll() is None:
         st = os.stat(path)
         if (st.st_ino, st.st_size, st.st_mtime_ns) != (
-                before.st_ino, before.st_size, before.st_mtime_ns) or (
-                set(os.listdir(directory)) != names):
+            before.st_ino,
+            before.st_size,
+            before.st_mtime_ns,
+        ) or (set(os.listdir(directory)) != names):
             time.sleep(rng.uniform(0.0, 0.001))
             return
         time.sleep(0.0002)
@@ -303,7 +328,9 @@ def plant(repo: Path, markers: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(
             f"open({str(markers / tag)!r}, 'w').write('planted code ran')\n"
-            "raise SystemExit('planted')\n", encoding="utf-8")
+            "raise SystemExit('planted')\n",
+            encoding="utf-8",
+        )
 
 
 def test_jobs_do_not_run_code_planted_in_the_linted_repository(
@@ -317,14 +344,24 @@ def test_jobs_do_not_run_code_planted_in_the_linted_repository(
     (repo / "b.cu").write_bytes((FIXTURES / "assumed_block_dims.cu").read_bytes())
     env = private_env(tmp)
     # the plant works: a `python -c` started in the repository runs it
-    subprocess.run([sys.executable, "-c", "import multiprocessing"], cwd=repo, env=env,
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        [sys.executable, "-c", "import multiprocessing"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
     assert os.listdir(markers) == ["multiprocessing"]
     os.unlink(markers / "multiprocessing")
 
-    proc = subprocess.run([sys.executable, str(runner), "--isolated", "-j", "2",
-                           "a.cu", "b.cu"], cwd=repo, env=env, capture_output=True,
-                          text=True, timeout=180)
+    proc = subprocess.run(
+        [sys.executable, str(runner), "--isolated", "-j", "2", "a.cu", "b.cu"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert os.listdir(markers) == []
     assert proc.returncode == 1, proc.stderr
     assert "a.cu:" in proc.stdout and "b.cu:" in proc.stdout
@@ -341,9 +378,14 @@ def test_runs_leave_tmpdir_as_they_found_it(tmp_path: Path, runner: Path, jobs: 
     tmp.mkdir()
     (tmp / "someone-elses-file").write_bytes(b"")
     before = count_entries(tmp)
-    proc = subprocess.run([sys.executable, str(runner), "-q", "-j", jobs, str(FIXTURES)],
-                          cwd=tmp_path, env=private_env(tmp), capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(runner), "-q", "-j", jobs, str(FIXTURES)],
+        cwd=tmp_path,
+        env=private_env(tmp),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode in (0, 1, 2), proc.stderr
     assert "Traceback" not in proc.stderr
     assert count_entries(tmp) == before
@@ -352,9 +394,14 @@ def test_runs_leave_tmpdir_as_they_found_it(tmp_path: Path, runner: Path, jobs: 
 def test_ctrl_c_with_jobs_leaves_tmpdir_as_it_found_it(tmp_path: Path, runner: Path) -> None:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    proc = subprocess.Popen([sys.executable, str(runner), "-q", "-j", "2", str(FIXTURES)],
-                            cwd=tmp_path, env=private_env(tmp), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(runner), "-q", "-j", "2", str(FIXTURES)],
+        cwd=tmp_path,
+        env=private_env(tmp),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     wait_for(lambda: any(n.startswith("cudalint-run-") for n in os.listdir(tmp)), proc)
     time.sleep(0.5)  # the workers have started on files
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole process group
@@ -376,6 +423,8 @@ def wait_for(condition: Callable[[], bool], proc: subprocess.Popen[bytes]) -> No
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             _, err = proc.communicate()
-            raise AssertionError(f"the run ended ({proc.returncode}) before its pool "
-                                 f"started: {err.decode(errors='replace')[-2000:]}")
+            raise AssertionError(
+                f"the run ended ({proc.returncode}) before its pool "
+                f"started: {err.decode(errors='replace')[-2000:]}"
+            )
         time.sleep(0.01)

@@ -10,6 +10,7 @@ failure.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from factories import run_cli
 
 from cudalint.api import FileTask, check_file, run_tasks
 from cudalint.cli import main
@@ -34,11 +36,7 @@ KERNEL = (
 CONFLICT_AT = "k.cu:4:10: warning: 2-way bank conflict"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(["--isolated", *argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = functools.partial(run_cli, isolated=True)
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
@@ -47,12 +45,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[
 
 
 def kernel(body: str) -> str:
-    return (
-        "__global__ void k(float *o, int n) {\n"
-        "  __shared__ float s[1024];\n"
-        f"{body}\n"
-        "}\n"
-    )
+    return f"__global__ void k(float *o, int n) {{\n  __shared__ float s[1024];\n{body}\n}}\n"
 
 
 @pytest.fixture(autouse=True)
@@ -141,11 +134,11 @@ def test_every_truncation_of_a_kernel_gets_a_result(capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(
     "body",
     [
-        "  { { s[threadIdx.x * 32] = 1.0f;",                      # unbalanced braces
+        "  { { s[threadIdx.x * 32] = 1.0f;",  # unbalanced braces
         "  } } } s[threadIdx.x * 32] = 1.0f;",
-        "#define M(x) (x\n  s[threadIdx.x * 32] = M(1);",          # unbalanced macro
-        "#if 1\n  s[threadIdx.x * 32] = 1.0f;",                     # unterminated #if
-        "#define F(a, b) a + b\n  s[F(threadIdx.x)] = 1.0f;",      # wrong macro arity
+        "#define M(x) (x\n  s[threadIdx.x * 32] = M(1);",  # unbalanced macro
+        "#if 1\n  s[threadIdx.x * 32] = 1.0f;",  # unterminated #if
+        "#define F(a, b) a + b\n  s[F(threadIdx.x)] = 1.0f;",  # wrong macro arity
         "  s[threadIdx.x * 32 = 1.0f;",
         '  const char *q = "unterminated;\n  s[threadIdx.x * 32] = 1.0f;',
     ],
@@ -205,8 +198,9 @@ def test_deep_index_expression_is_proved(capsys: pytest.CaptureFixture[str]) -> 
     index = "threadIdx.x"
     for _ in range(250):
         index = f"({index} * 3 + 1)"
-    Path("k.cu").write_text(kernel(f"  o[0] = s[{index} & 1023];\n  o[1] = s[threadIdx.x * 2];"),
-                            encoding="utf-8")
+    Path("k.cu").write_text(
+        kernel(f"  o[0] = s[{index} & 1023];\n  o[1] = s[threadIdx.x * 2];"), encoding="utf-8"
+    )
     code, doc = run_json(capsys, "k.cu")
     assert code == 1
     by_line = {a["line"]: a for a in doc["accesses"]}  # type: ignore[union-attr,index]
@@ -257,14 +251,17 @@ def test_absurd_array_sizes(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_negative_and_overflowing_indices(capsys: pytest.CaptureFixture[str]) -> None:
-    Path("k.cu").write_text(kernel(
-        "  o[0] = s[-1 - (int)threadIdx.x];\n"
-        "  o[1] = s[threadIdx.x * 0x7fffffff];\n"
-        "  o[2] = s[(int)threadIdx.x * 2147483647 * 4];\n"
-        "  o[3] = s[threadIdx.x - 4294967295u];\n"
-        "  o[4] = s[(long long)threadIdx.x * 9223372036854775807LL];\n"
-        "  o[5] = s[threadIdx.x + 18446744073709551615ull];"
-    ), encoding="utf-8")
+    Path("k.cu").write_text(
+        kernel(
+            "  o[0] = s[-1 - (int)threadIdx.x];\n"
+            "  o[1] = s[threadIdx.x * 0x7fffffff];\n"
+            "  o[2] = s[(int)threadIdx.x * 2147483647 * 4];\n"
+            "  o[3] = s[threadIdx.x - 4294967295u];\n"
+            "  o[4] = s[(long long)threadIdx.x * 9223372036854775807LL];\n"
+            "  o[5] = s[threadIdx.x + 18446744073709551615ull];"
+        ),
+        encoding="utf-8",
+    )
     code, doc = run_json(capsys, "k.cu")
     assert code in (0, 1) and doc["errors"] == []
     records = doc["accesses"]
@@ -276,14 +273,17 @@ def test_negative_and_overflowing_indices(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_division_by_zero_in_an_index_is_unknown(capsys: pytest.CaptureFixture[str]) -> None:
-    Path("k.cu").write_text(kernel(
-        "  o[0] = s[threadIdx.x / 0];\n"
-        "  o[1] = s[threadIdx.x % (n - n)];\n"
-        "  o[2] = s[threadIdx.x / (threadIdx.x - threadIdx.x)];\n"
-        "  o[3] = s[1 << 40];\n"
-        "  o[4] = s[threadIdx.x >> -1];\n"
-        "  o[5] = s[threadIdx.x * 2];"
-    ), encoding="utf-8")
+    Path("k.cu").write_text(
+        kernel(
+            "  o[0] = s[threadIdx.x / 0];\n"
+            "  o[1] = s[threadIdx.x % (n - n)];\n"
+            "  o[2] = s[threadIdx.x / (threadIdx.x - threadIdx.x)];\n"
+            "  o[3] = s[1 << 40];\n"
+            "  o[4] = s[threadIdx.x >> -1];\n"
+            "  o[5] = s[threadIdx.x * 2];"
+        ),
+        encoding="utf-8",
+    )
     code, doc = run_json(capsys, "k.cu")
     # most accesses unknown: more than --max-unknown allows (50%), an error (exit 2)
     assert code == 2 and doc["errors"] == []
@@ -317,8 +317,10 @@ def test_an_empty_directory_named_like_a_source(capsys: pytest.CaptureFixture[st
 @pytest.mark.parametrize(
     ("make", "why"),
     [
-        (lambda: os.symlink("loop2.cu", "k.cu") or os.symlink("k.cu", "loop2.cu"),
-         "Too many levels of symbolic links"),
+        (
+            lambda: os.symlink("loop2.cu", "k.cu") or os.symlink("k.cu", "loop2.cu"),
+            "Too many levels of symbolic links",
+        ),
         (lambda: os.symlink("nowhere.cu", "k.cu"), "No such file or directory"),
         (lambda: os.mkfifo("k.cu"), "a FIFO, not a regular file"),  # would block a plain open()
         # /dev/zero would never end
@@ -409,8 +411,11 @@ def test_timeout_keeps_what_was_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     report = check_file("k.cu", Options(timeout=0.6))
     assert report.error is not None and "analysis stopped after 0.6 s of CPU time" in report.error
     assert "shared accesses were not analyzed (reported as unknown)" in report.error
-    done = [r for r in report.results if r.reason != "not analyzed: the file's time "
-            "budget ran out (see --timeout)"]
+    done = [
+        r
+        for r in report.results
+        if r.reason != "not analyzed: the file's time budget ran out (see --timeout)"
+    ]
     missed = [r for r in report.results if r not in done]
     assert done and missed and len(report.results) == 40
     assert all(r.status == "unknown" and r.wavefronts is None for r in missed)
@@ -432,7 +437,8 @@ def test_hard_backstop_interrupts_code_that_never_checks(monkeypatch: pytest.Mon
     report = check_file("good.cu", Options(timeout=0.2))
     assert time.monotonic() - start < 5
     assert report.error == (
-        "analysis stopped after 0.2 s of CPU time (--timeout); the file was not analyzed")
+        "analysis stopped after 0.2 s of CPU time (--timeout); the file was not analyzed"
+    )
 
 
 def test_timeout_with_jobs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -535,3 +541,41 @@ def test_fix_on_a_crlf_file_keeps_crlf(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0, err
     assert b"tile[TILE][TILE + 1]" in fixed
     assert fixed.count(b"\r\n") == src.count("\r\n") and b"\n" not in fixed.replace(b"\r\n", b"")
+
+
+def test_timeout_while_fixes_are_rechecked_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every access is analysed in time, but the budget runs out while a fix is
+    re-checked (the re-check then rejects it): the report says so instead of silently
+    offering fewer fixes (issue 17, item 7)."""
+    import cudalint.fixes.recheck as recheck
+
+    real = recheck.analyze
+
+    def slow(*args: object, **kwargs: object) -> object:
+        # the budget counts CPU time: spend what is left of it (0.5 s at most), then let
+        # the re-check's own analysis find it gone (it reports those accesses "not
+        # analyzed", and the fix planner rejects the candidate)
+        if not burnt:
+            burnt.append(True)
+            end = time.thread_time() + 0.5
+            while time.thread_time() < end:
+                pass
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    burnt: list[bool] = []
+    monkeypatch.setattr(recheck, "analyze", slow)
+    Path("k.cu").write_text(
+        "__global__ void k(float *o) {\n"
+        "  __shared__ float t[32][32];\n"
+        "  t[threadIdx.x][0] = 1.0f;\n"  # 32-way: padding to [32][33] is the fix
+        "  o[threadIdx.x] = t[0][threadIdx.x];\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    report = check_file("k.cu", Options(timeout=0.5))
+    assert report.error is not None
+    assert "while re-checking fixes" in report.error
+    assert all(
+        r.reason != "not analyzed: the file's time budget ran out (see --timeout)"
+        for r in report.results
+    )
