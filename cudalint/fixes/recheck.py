@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from cudalint.ir import LONG, Access, Binary, Const, Expr, SharedArray, TranslationUnit
 from cudalint.model.evaluate import EVAL_ERRORS, EvalError, compile_expr, free_symbols
-from cudalint.model.proof import analyze, static_layout
+from cudalint.model.proof import CaseMemo, analyze, reusing, static_layout
 from cudalint.model.results import AccessResult
 from cudalint.options import Options
 
@@ -144,6 +144,8 @@ class Rechecker:
         self.unit = unit
         self.options = options
         self._baseline: dict[frozenset[str], list[AccessResult]] = {}
+        #: Subscript values per warp, shared by the candidates (proof.CaseMemo).
+        self._memo = CaseMemo()
 
     def baseline(self, kernels: set[str]) -> list[AccessResult]:
         key = frozenset(kernels)
@@ -179,7 +181,8 @@ class Rechecker:
             accesses.append(acc)
         arrays = tuple(new_array if a.key == array.key else a for a in self.unit.arrays)
         sub = _subunit(self.unit, kernels, arrays, tuple(accesses))
-        after = analyze(sub, self.options)
+        with reusing(self._memo):
+            after = analyze(sub, self.options)
         before = self.baseline(kernels)
         if len(after) != len(before):  # pragma: no cover - same accesses, same modes
             return None

@@ -9,7 +9,7 @@ zero and out-of-range shifts raise :class:`EvalError` (they are undefined in C).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 
 from cudalint.ir import Binary, Cast, Const, Expr, IntType, Opaque, Select, Sym, Unary, walk
@@ -92,11 +92,17 @@ class _Compiler:
     def __init__(self, names: dict[str, str]) -> None:
         self.names = names
         self.consts: dict[str, IntType] = {}
+        #: Temporaries (``_t0``, ``_t1``, ...) of the inlined signed divisions.
+        self.temps = 0
 
-    def type_ref(self, t: IntType) -> str:
-        key = f"_t{t.bits}{'s' if t.signed else 'u'}"
-        self.consts[key] = t
-        return key
+    def _signed_divmod(self, a: str, b: str, op: str, helper: str) -> str:
+        """C's signed ``a / b`` or ``a % b``: Python's ``//`` and ``%`` when ``a >= 0`` and
+        ``b > 0`` (where truncation and flooring agree: the common case, an index), the
+        helper otherwise (negative operands, and division by zero's EvalError). ``a`` and
+        ``b`` are evaluated once each, ``a`` first, as in the call ``helper(a, b)``."""
+        x, y = f"_t{self.temps}", f"_t{self.temps + 1}"
+        self.temps += 2
+        return f"({x} {op} {y} if (({x} := {a}) >= 0) & (({y} := {b}) > 0) else {helper}({x}, {y}))"
 
     def w(self, code: str, t: IntType) -> str:
         mask = (1 << t.bits) - 1
@@ -136,11 +142,11 @@ class _Compiler:
         if op == "/":
             if not e.type.signed:
                 return f"({a} // {b})"
-            return self.w(f"_div({a}, {b})", e.type)
+            return self.w(self._signed_divmod(a, b, "//", "_div"), e.type)
         if op == "%":
             if not e.type.signed:
                 return f"({a} % {b})"
-            return self.w(f"_mod({a}, {b})", e.type)
+            return self.w(self._signed_divmod(a, b, "%", "_mod"), e.type)
         if op == "<<":
             return self.w(f"_shl({a}, {b}, {e.type.bits})", e.type)
         if op == ">>":
@@ -363,8 +369,3 @@ def evaluate(expr: Expr, env: dict[str, int]) -> int:
     """Evaluate once (slow path, for tests and one-off values)."""
     params = tuple(sorted(env))
     return compile_expr(expr, params)(*(env[p] for p in params))
-
-
-def evaluate_many(expr: Expr, params: Sequence[str], rows: Sequence[Sequence[int]]) -> list[int]:
-    fn = compile_expr(expr, tuple(params))
-    return [fn(*row) for row in rows]
