@@ -7,6 +7,7 @@ from typing import Literal
 
 from cudalint.budget import DEFAULT_TIMEOUT
 from cudalint.ir import BlockDimSource
+from cudalint.model.arch import DEFAULT_ARCH
 
 BankModeOption = Literal["4", "8", "both"]
 
@@ -14,7 +15,7 @@ BankModeOption = Literal["4", "8", "both"]
 @dataclass(frozen=True)
 class Options:
     #: Target architecture, ``sm_XX``.
-    arch: str = "sm_90"
+    arch: str = DEFAULT_ARCH
     #: Kepler bank mode(s) to analyze; None means the arch's default (both on sm_3x, 4 elsewhere).
     bank_mode: BankModeOption | None = None
     #: Block shape forced by the user (``--block-dim``); overrides launch sites.

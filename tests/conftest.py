@@ -1,4 +1,10 @@
-"""Hypothesis profiles for the property tests.
+"""Shared test set-up: the ``cli`` fixture and the hypothesis profiles.
+
+``cli(*argv)`` runs ``cudalint ARGV`` in this process and returns (exit status, stdout,
+stderr), failing on a traceback; modules that keep a ``run(capsys, *argv)`` helper bind
+it to the same function, ``factories.run_cli``.
+
+Hypothesis profiles for the property tests:
 
 - ``ci`` (loaded when the ``CI`` environment variable is set, as ``.ci/run`` runs on a
   clean clone): ``derandomize=True``, so every run of one commit tries the same
@@ -19,19 +25,37 @@ seed for one run.
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 
+import pytest
+from factories import run_cli
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "ci", derandomize=True, database=None, deadline=None, print_blob=True,
+    "ci",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", deadline=None, print_blob=True)
 settings.register_profile(
-    "deep", deadline=None, print_blob=True, max_examples=2000,
+    "deep",
+    deadline=None,
+    print_blob=True,
+    max_examples=2000,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 )
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """``cli(*argv)``: (exit status, stdout, stderr) of ``cudalint ARGV`` in this process,
+    failing on a traceback (``factories.run_cli``; ``isolated=True`` adds ``--isolated``)."""
+    return functools.partial(run_cli, capsys)

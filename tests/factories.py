@@ -325,6 +325,29 @@ class FakePipeline:
 
 def install_fake_pipeline(monkeypatch: pytest.MonkeyPatch) -> FakePipeline:
     fake = FakePipeline()
+    # the serial run analyses in a forked child, where what the fake records is lost
+    monkeypatch.setenv("CUDALINT_IN_PROCESS", "1")
     monkeypatch.setattr(cudalint.api, "parse_file", fake.parse_file)
     monkeypatch.setattr(cudalint.api, "analyze", fake.analyze)
     return fake
+
+
+# --- running the command line in-process ------------------------------------------------------
+
+
+def run_cli(
+    capsys: pytest.CaptureFixture[str], *argv: str, isolated: bool = False, strict: bool = False
+) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of ``cudalint ARGV`` run in this process.
+
+    ``isolated``: with ``--isolated`` (no configuration file is read). No run may print a
+    traceback; with ``strict`` none may report an internal error either. The ``cli``
+    fixture (conftest.py) is this function with the test's ``capsys``."""
+    from cudalint.cli import main
+
+    code = main(["--isolated", *argv] if isolated else list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    if strict:
+        assert "internal error" not in out + err
+    return code, out, err

@@ -49,9 +49,19 @@ def test_every_known_arch_has_shared_memory_limits() -> None:
 
 @pytest.mark.parametrize(
     ("arch", "per_sm_kib", "per_block_kib"),
-    [("sm_90", 228, 227), ("sm_80", 164, 163), ("sm_86", 100, 99), ("sm_89", 100, 99),
-     ("sm_70", 96, 96), ("sm_75", 64, 64), ("sm_60", 64, 48), ("sm_50", 64, 48),
-     ("sm_35", 48, 48), ("sm_37", 112, 48), ("sm_20", 48, 48)],
+    [
+        ("sm_90", 228, 227),
+        ("sm_80", 164, 163),
+        ("sm_86", 100, 99),
+        ("sm_89", 100, 99),
+        ("sm_70", 96, 96),
+        ("sm_75", 64, 64),
+        ("sm_60", 64, 48),
+        ("sm_50", 64, 48),
+        ("sm_35", 48, 48),
+        ("sm_37", 112, 48),
+        ("sm_20", 48, 48),
+    ],
 )
 def test_shared_memory_table(arch: str, per_sm_kib: int, per_block_kib: int) -> None:
     limits = shared_memory(parse_arch(arch))
@@ -73,24 +83,34 @@ def _span(line: int, col: int = 5, end: int = 30) -> Span:
     return Span("k.cu", line, col, line, end)
 
 
-def _tile_unit(extra: tuple[Access, ...] = (), block: tuple[int, int, int] = (32, 32, 1),
-               dims: tuple[int, int] = (32, 32)) -> TranslationUnit:
+def _tile_unit(
+    extra: tuple[Access, ...] = (),
+    block: tuple[int, int, int] = (32, 32, 1),
+    dims: tuple[int, int] = (32, 32),
+) -> TranslationUnit:
     tile = SharedArray("k::tile", "tile", "float", 4, dims, _span(2), kernel="k")
 
     def access(kind: str, i: object, j: object, line: int, col: int) -> Access:
         idx = (i, j)
         return Access(
-            array=tile.key, kernel="k", kind=kind, width=4,  # type: ignore[arg-type]
+            array=tile.key,
+            kernel="k",
+            kind=kind,
+            width=4,  # type: ignore[arg-type]
             offset=rebuild_offset(idx, dims, 4, 0),  # type: ignore[arg-type]
-            span=_span(line, col, col + 30), indices=idx,  # type: ignore[arg-type]
+            span=_span(line, col, col + 30),
+            indices=idx,  # type: ignore[arg-type]
         )
 
     # The spans of SOURCE's two subscripts.
     store = access("store", TY, TX, 3, 5)
     load = access("load", TX, TY, 4, 14)
     return TranslationUnit(
-        file="k.cu", kernels=(Kernel("k", _span(1)),), arrays=(tile,),
-        accesses=(store, load, *extra), launches=(Launch("k", block, _span(9)),),
+        file="k.cu",
+        kernels=(Kernel("k", _span(1)),),
+        arrays=(tile,),
+        accesses=(store, load, *extra),
+        launches=(Launch("k", block, _span(9)),),
     )
 
 
@@ -105,10 +125,18 @@ void h(float *o) { k<<<1, dim3(32, 32)>>>(o); }
 
 
 def _planner(unit: TranslationUnit, source: bytes = SOURCE) -> LayoutPlanner:
-    unit = replace(unit, arrays=tuple(
-        replace(a, span=Span("k.cu", 2, 5, 2, 34), dim_spans=(
-            Span("k.cu", 2, 27, 2, 29), Span("k.cu", 2, 31, 2, 33)), dim_texts=("32", "32"))
-        for a in unit.arrays))
+    unit = replace(
+        unit,
+        arrays=tuple(
+            replace(
+                a,
+                span=Span("k.cu", 2, 5, 2, 34),
+                dim_spans=(Span("k.cu", 2, 27, 2, 29), Span("k.cu", 2, 31, 2, 33)),
+                dim_texts=("32", "32"),
+            )
+            for a in unit.arrays
+        ),
+    )
     options = Options()
     return LayoutPlanner("k.cu", unit, options, source, Rechecker(unit, options))
 
@@ -120,17 +148,20 @@ def test_transpose_pad_of_one_is_proved_on_both_accesses() -> None:
     assert plan.fix is not None and plan.fix.applicability == "safe"
     assert plan.fix.title.startswith("pad the last dimension: tile[32][33] (+128 bytes")
     (verdict,) = plan.candidate.verdicts
-    assert [(c.before.wavefronts, c.after.wavefronts) for c in verdict.changes] == [
-        (1, 1), (32, 1)]
+    assert [(c.before.wavefronts, c.after.wavefronts) for c in verdict.changes] == [(1, 1), (32, 1)]
 
 
 def test_pad_of_one_breaking_a_float4_read_is_rejected_by_the_model() -> None:
     # tile[ty][4 * tx] read as float4 (width 16) by the first 8 lanes of each row: a pad
     # of 1 puts odd rows at 4 mod 16 bytes, which the model proves misaligned (worse).
     vec = Access(
-        array="k::tile", kernel="k", kind="load", width=16,
+        array="k::tile",
+        kernel="k",
+        kind="load",
+        width=16,
         offset=rebuild_offset((TY, Binary("*", Const(4), TX)), (32, 32), 4, 0),
-        span=_span(5), indices=(TY, Binary("*", Const(4), TX)),
+        span=_span(5),
+        indices=(TY, Binary("*", Const(4), TX)),
         guard=Binary("<", TX, Const(8)),
     )
     planner = _planner(_tile_unit(extra=(vec,)))
@@ -150,8 +181,9 @@ def test_store_side_made_worse_by_the_usual_pad_is_not_offered() -> None:
     path = str(FIXES / "store_side.cu")
     report = check_file(path, Options())
     assert report.unit is not None and report.source is not None
-    planner = LayoutPlanner(path, report.unit, Options(), report.source,
-                            Rechecker(report.unit, Options()))
+    planner = LayoutPlanner(
+        path, report.unit, Options(), report.source, Rechecker(report.unit, Options())
+    )
     key = report.unit.arrays[0].key
     pads = planner.pad_candidates(planner.group(key), step=1)
     one = pads[0]
@@ -187,16 +219,21 @@ def test_a_fix_proved_with_a_launch_bound_parameter_is_display_only(tmp_path: Pa
     assert d.result is not None and d.result.access.launch_params == ("W",)
     assert d.fix is not None and d.fix.applicability == "display-only"
     assert d.fix.edits  # shown in full, only never applied
-    assert ("not applied: the proof assumes W=32, which the launch at line 16 passes to "
-            "kernel 'transpose_param'; other callers") in d.fix.title
+    assert (
+        "not applied: the proof assumes W=32, which the launch at line 16 passes to "
+        "kernel 'transpose_param'; other callers"
+    ) in d.fix.title
     # The same kernel with W a template argument: part of the kernel's code, the fix holds
     # for every instantiation the file makes and stays applicable.
     text = (FIXES / "launch_param.cu").read_text(encoding="utf-8")
-    text = text.replace("__global__ void transpose_param(float *out, const float *in, int W)",
-                        "template <int W>\n__global__ void transpose_param(float *out, "
-                        "const float *in)")
-    text = text.replace("transpose_param<<<1, dim3(32, 32)>>>(out, in, W)",
-                        "transpose_param<W><<<1, dim3(32, 32)>>>(out, in)")
+    text = text.replace(
+        "__global__ void transpose_param(float *out, const float *in, int W)",
+        "template <int W>\n__global__ void transpose_param(float *out, const float *in)",
+    )
+    text = text.replace(
+        "transpose_param<<<1, dim3(32, 32)>>>(out, in, W)",
+        "transpose_param<W><<<1, dim3(32, 32)>>>(out, in)",
+    )
     path = tmp_path / "templ.cu"
     path.write_text(text, encoding="utf-8")
     report = check_file(str(path), Options())
@@ -227,8 +264,14 @@ def test_the_48_kib_static_limit_is_never_passed() -> None:
 
 @pytest.mark.parametrize(
     ("text", "pad", "expected"),
-    [("32", 1, "33"), ("TILE", 1, "TILE + 1"), ("TILE + 1", 1, "TILE + 2"),
-     ("N << 1", 1, "(N << 1) + 1"), (" 0x20 ", 4, "36"), ("2 * T", 2, "2 * T + 2")],
+    [
+        ("32", 1, "33"),
+        ("TILE", 1, "TILE + 1"),
+        ("TILE + 1", 1, "TILE + 2"),
+        ("N << 1", 1, "(N << 1) + 1"),
+        (" 0x20 ", 4, "36"),
+        ("2 * T", 2, "2 * T + 2"),
+    ],
 )
 def test_extent_keeps_the_users_spelling(text: str, pad: int, expected: str) -> None:
     assert extent_text(text, pad) == expected
@@ -242,12 +285,16 @@ def test_array_uses_are_classified() -> None:
     o[0] = sizeof(tile) + p[1] + ((float4 *)tile)[0].x;
 }
 """
-    arr = SharedArray("k::tile", "tile", "float", 4, (4, 4), Span("k.cu", 2, 5, 2, 32),
-                      kernel="k")
+    arr = SharedArray("k::tile", "tile", "float", 4, (4, 4), Span("k.cu", 2, 5, 2, 32), kernel="k")
     acc = Access("k::tile", "k", "store", 4, Const(0, LONG), Span("k.cu", 3, 5, 3, 25))
     kinds = [(u.kind, u.line, u.vector_type) for u in array_uses(src, arr, [acc])]
-    assert kinds == [("declaration", 2, ""), ("access", 3, ""), ("pointer", 4, ""),
-                     ("sizeof", 5, ""), ("pointer", 5, "float4")]
+    assert kinds == [
+        ("declaration", 2, ""),
+        ("access", 3, ""),
+        ("pointer", 4, ""),
+        ("sizeof", 5, ""),
+        ("pointer", 5, "float4"),
+    ]
     assert [t.text for t in tokenize(b'a /* b */ "c" d')] == ["a", "d"]
 
 
@@ -259,8 +306,9 @@ def test_kepler_eight_byte_mode_only_on_kepler() -> None:
     kepler = check_file(path, Options(arch="sm_35"))
     fixes = [d.fix for d in kepler.diagnostics if d.fix is not None]
     assert fixes and all("does nothing on GPUs after Kepler" in f.title for f in fixes)
-    assert all(d.result is None or d.result.bank_mode == 4
-               for d in kepler.diagnostics if d.fix is not None)
+    assert all(
+        d.result is None or d.result.bank_mode == 4 for d in kepler.diagnostics if d.fix is not None
+    )
     later = check_file(path, Options(arch="sm_90"))
     assert not [d for d in later.diagnostics if d.fix is not None]
 
@@ -305,8 +353,9 @@ def test_a_fix_that_breaks_the_parse_is_not_applied(tmp_path: Path) -> None:
     (d,) = [d for d in report.diagnostics if d.fix is not None]
     assert d.fix is not None
     bad = replace(d.fix, edits=tuple(replace(e, content="TILE +") for e in d.fix.edits))
-    broken = FileReport(report.path, report.unit, report.results,
-                        [replace(d, fix=bad)], None, report.source)
+    broken = FileReport(
+        report.path, report.unit, report.results, [replace(d, fix=bad)], None, report.source
+    )
     result = fix_report(broken, Options(), unsafe=False)
     assert result.error is not None and not result.changed
     assert path.read_bytes() == (FIXES / "pad_transpose.cu").read_bytes()
@@ -315,15 +364,21 @@ def test_a_fix_that_breaks_the_parse_is_not_applied(tmp_path: Path) -> None:
 def test_text_and_json_show_the_fix(tmp_path: Path) -> None:
     report = check_file(str(FIXES / "pad_transpose.cu"), Options())
     text = render("text", [report], RenderOptions())
-    assert ("  help: pad the last dimension: tile[TILE][TILE + 1] (+128 bytes per block)\n"
-            in text)
+    assert "  help: pad the last dimension: tile[TILE][TILE + 1] (+128 bytes per block)\n" in text
     import json
 
     (diag,) = json.loads(render("json", [report], RenderOptions()))["diagnostics"]
     assert diag["fix"]["applicability"] == "safe"
-    assert diag["fix"]["edits"] == [{
-        "file": report.path, "line": 7, "column": 33, "end_line": 7, "end_column": 37,
-        "content": "TILE + 1"}]
+    assert diag["fix"]["edits"] == [
+        {
+            "file": report.path,
+            "line": 7,
+            "column": 33,
+            "end_line": 7,
+            "end_column": 37,
+            "content": "TILE + 1",
+        }
+    ]
 
 
 def test_diagnostics_without_fixes_render_no_help() -> None:
@@ -340,15 +395,17 @@ def test_cost_names_a_drop_in_blocks_per_sm() -> None:
     planner = _planner(unit)
     plan = planner.plan("k::tile")
     assert plan.fix is not None
-    assert "(+256 bytes per block; blocks per SM by shared memory drop from 25 to 24 on " \
+    assert (
+        "(+256 bytes per block; blocks per SM by shared memory drop from 25 to 24 on "
         "sm_90" in plan.fix.title
+    )
     # The same pad on a 32 x 32 tile costs no block.
     small = _planner(_tile_unit(block=(32, 1, 1))).plan("k::tile")
     assert small.fix is not None and "blocks per SM" not in small.fix.title
 
 
 PACKING = b"""__global__ void filt(float *out) {
-    __shared__ float s[64];
+    __shared__ volatile float s[64];
     __shared__ float a[32], b[32];
     const unsigned t = threadIdx.x;
     s[t] = out[t]; s[t + 32] = out[t + 32]; a[t] = 1.0f; b[t] = 2.0f;
@@ -368,13 +425,55 @@ def test_float2_packing_only_when_it_saves_wavefronts(tmp_path: Path) -> None:
     path.write_bytes(PACKING)
     select = RuleSelection.build(["CL005"])
     h100 = check_file(str(path), Options(), selection=select)
-    # s[2t] + s[2t + 1]: 2 + 2 wavefronts -> one float2 load, 2. a[t] + b[t]: 1 + 1,
+    # s[2t] + s[2t + 1] (volatile: nvcc keeps two LDS): 2 + 2 wavefronts -> one float2
+    # load, 2. a[t] + b[t]: 1 + 1,
     # and a float2 load of 256 bytes needs 2: no gain, not reported.
     assert [(d.line, d.message) for d in h100.diagnostics] == [
-        (7, "two 4-byte loads of 's' (s[2 * t] and s[2 * t + 1]) could be one float2 "
-            "load (4 wavefronts -> 2 per warp)")]
-    assert all(d.fix is not None and d.fix.applicability == "display-only"
-               for d in h100.diagnostics)
+        (
+            7,
+            "two 4-byte loads of 's' (s[2 * t] and s[2 * t + 1]) could be one float2 "
+            "load (4 wavefronts -> 2 per warp)",
+        )
+    ]
+    assert all(
+        d.fix is not None and d.fix.applicability == "display-only" for d in h100.diagnostics
+    )
     # Kepler in 8-byte mode: a float2 load is one wavefront, so both pairs gain.
     kepler = check_file(str(path), Options(arch="sm_35"), selection=select)
     assert [d.line for d in kepler.diagnostics] == [7, 8]
+
+
+def test_float2_packing_not_offered_where_nvcc_merges_or_misaligns(tmp_path: Path) -> None:
+    """No CL005 where nvcc already issues the pair as one LDS.64 (a static array: the
+    model costs the merged load, 2 wavefronts, not 2 + 2), nor where a float2 load would
+    be misaligned (``shared + C``: C odd or unknown)."""
+    from cudalint.rules import RuleSelection
+
+    path = tmp_path / "pk.cu"
+    path.write_bytes(b"""__global__ void merged(float *out) {
+    __shared__ float s[64];
+    const unsigned t = threadIdx.x;
+    s[t] = out[t]; s[t + 32] = out[t + 32];
+    __syncthreads();
+    out[t] = s[2 * t] + s[2 * t + 1];
+}
+__global__ void carved(float *out, int c) {
+    extern __shared__ float dyn[];
+    float *s = dyn + c;
+    const unsigned t = threadIdx.x;
+    out[t] = s[2 * t] + s[2 * t + 1];
+}
+__global__ void odd(float *out) {
+    extern __shared__ float dyn[];
+    float *s = dyn + 1;
+    const unsigned t = threadIdx.x;
+    out[t] = s[2 * t] + s[2 * t + 1];
+}
+void launch(float *o, int c) {
+    merged<<<1, 32>>>(o);
+    carved<<<1, 32, 1024>>>(o, c);
+    odd<<<1, 32, 1024>>>(o);
+}
+""")
+    report = check_file(str(path), Options(), selection=RuleSelection.build(["CL005"]))
+    assert report.error is None and report.diagnostics == []

@@ -30,22 +30,33 @@ FIXES = ROOT / "fixtures" / "fixes"
 #: fixture -> (applicability of the fix on the reported access, piece of the title);
 #: None when no fix may be offered at all.
 EXPECTED: dict[str, tuple[str, str] | None] = {
-    "pad_transpose.cu": ("safe", "pad the last dimension: tile[TILE][TILE + 1] "
-                                 "(+128 bytes per block)"),
+    "pad_transpose.cu": (
+        "safe",
+        "pad the last dimension: tile[TILE][TILE + 1] (+128 bytes per block)",
+    ),
     "stride_1d.cu": ("safe", "pad each row: s[32 * (W + 1)] (+128 bytes per block)"),
-    "stride_1d_variable.cu": ("display-only", "the row stride 32 of the subscript at "
-                                              "line 9 could not be found"),
+    "stride_1d_variable.cu": (
+        "display-only",
+        "the row stride 32 of the subscript at line 9 could not be found",
+    ),
     "stride_1d_mixed.cu": None,
-    "raw_pointer.cu": ("display-only", "'tile' is also accessed through a pointer at "
-                                       "line 8 (row[threadIdx.x])"),
+    "raw_pointer.cu": (
+        "display-only",
+        "'tile' is also accessed through a pointer at line 8 (row[threadIdx.x])",
+    ),
     "vector_read.cu": ("display-only", "tile[32][36]"),
     "store_side.cu": ("unsafe", "swizzle the column index of 'tile'"),
-    "kepler_eight_byte.cu": ("display-only", "cudaDeviceSetSharedMemConfig("
-                                             "cudaSharedMemBankSizeEightByte)"),
+    "kepler_eight_byte.cu": (
+        "display-only",
+        "cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte)",
+    ),
     "packing_filter.cu": ("display-only", "load both words as one float2"),
-    "launch_param.cu": ("display-only", "not applied: the proof assumes W=32, which the "
-                                        "launch at line 16 passes to kernel "
-                                        "'transpose_param'"),
+    "launch_param.cu": (
+        "display-only",
+        "not applied: the proof assumes W=32, which the "
+        "launch at line 16 passes to kernel "
+        "'transpose_param'",
+    ),
 }
 
 
@@ -75,8 +86,9 @@ def test_every_fixture_has_an_expectation_and_a_golden() -> None:
 
 
 @pytest.fixture(params=[p.name for p in _inputs()])
-def fixture(request: pytest.FixtureRequest, tmp_path: Path,
-            monkeypatch: pytest.MonkeyPatch) -> tuple[str, Path]:
+def fixture(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[str, Path]:
     name: str = request.param
     target = tmp_path / name
     shutil.copyfile(FIXES / name, target)
@@ -94,8 +106,9 @@ def test_offered_fix(fixture: tuple[str, Path]) -> None:
         assert fixes == []
         return
     applicability, piece = expected
-    assert any(f["applicability"] == applicability and piece in f["title"] for f in fixes), (
-        [f["title"] for f in fixes])
+    assert any(f["applicability"] == applicability and piece in f["title"] for f in fixes), [
+        f["title"] for f in fixes
+    ]
     if applicability != "display-only":
         assert all(f["edits"] for f in fixes)
 
@@ -108,7 +121,8 @@ def test_fix_writes_the_golden_and_converges(fixture: tuple[str, Path]) -> None:
     os.chmod(path, mode)
     _, out, _ = _run("--format", "json", *args, path.name)
     offered = {
-        d["line"] for d in json.loads(out)["diagnostics"]
+        d["line"]
+        for d in json.loads(out)["diagnostics"]
         if d["fix"] is not None and d["fix"]["applicability"] in ("safe", "unsafe")
     }
     code, _, err = _run("--fix", "--unsafe-fixes", *args, path.name)
@@ -121,8 +135,7 @@ def test_fix_writes_the_golden_and_converges(fixture: tuple[str, Path]) -> None:
     code_after, out_after, _ = _run("--format", "json", *args, path.name)
     assert code == code_after
     remaining = json.loads(out_after)["diagnostics"]
-    assert not [d for d in remaining
-                if d["line"] in offered and d["code"] in ("CL001", "CL002")]
+    assert not [d for d in remaining if d["line"] in offered and d["code"] in ("CL001", "CL002")]
     # Idempotence: a second --fix has nothing left to do.
     _run("--fix", "--unsafe-fixes", *args, path.name)
     assert path.read_bytes() == fixed
@@ -163,6 +176,9 @@ def test_fixed_file_compiles(name: str, tmp_path: Path) -> None:
         pytest.skip("no change: the input itself")
     proc = subprocess.run(
         ["nvcc", "-arch=sm_90", "-c", "-x", "cu", str(fixed), "-o", str(tmp_path / "k.o")],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr

@@ -1,7 +1,8 @@
 """Fixture kernels with inline expectations, checked both ways.
 
 Every ``fixtures/*.cu`` file is analyzed in-process with
-``cudalint --format json --show-all [ARGS] FILE`` and its output is compared
+``cudalint --format json --show-all --select ALL [ARGS] FILE`` (every rule on, so an
+``expect:`` may name any of them) and its output is compared
 with expectations written in comments on the source lines they are about, in
 the spirit of mypy's ``# E:`` lines and clang-tidy's ``CHECK-MESSAGES``
 (fixtures/README.md has the same description, with examples).
@@ -51,10 +52,8 @@ Checks, for each fixture
 
 A failure lists every difference as ``file:line: what differed``.
 
-While the pipeline still raises ``NotImplementedError`` (or a module of it is
-missing) the fixture tests are skipped, unless ``CUDALINT_REQUIRE_PIPELINE=1``
-(set by ``.ci/run``) turns that into a failure; the self-tests of the checker at
-the end of this file always run.
+A pipeline that cannot be imported or run fails every fixture test: nothing here
+turns an ``ImportError`` into a skip.
 """
 
 from __future__ import annotations
@@ -62,7 +61,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import re
 import shlex
 from collections.abc import Callable, Sequence
@@ -71,6 +69,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from cudalint.rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -87,6 +87,9 @@ _ACCESS = re.compile(
 _KEYS = {"mode": "bank_mode", "w": "width", "src": "block_dim_source", "block": "block_dim"}
 _INT_KEYS = {"mode", "w"}
 _LIST_KEYS = {"block"}
+#: How every fixture runs, before its own ``cudalint-args``: every rule is on, so an
+#: ``expect:`` may name any of them and no diagnostic of any rule goes unexpected.
+FLAGS = ("--format", "json", "--show-all", "--select", "ALL")
 _CODE = re.compile(r"^(?P<code>[A-Z]+\d+)(?:\s+(?P<text>.*))?$")
 _WARNING_CODES_FALLBACK = {"CL001", "CL002"}
 
@@ -161,8 +164,7 @@ def _parse_access(line: int, text: str) -> ExpectAccess:
                 extra.append((_KEYS[key], int(value)))
             elif key in _LIST_KEYS:
                 # ``?``: a component the launch leaves unknown (``block=32,?,?``)
-                extra.append((_KEYS[key], [None if v == "?" else int(v)
-                                           for v in value.split(",")]))
+                extra.append((_KEYS[key], [None if v == "?" else int(v) for v in value.split(",")]))
             else:
                 extra.append((_KEYS[key], value))
         except ValueError:
@@ -366,14 +368,8 @@ def run_cudalint(args: Sequence[str]) -> tuple[int, str, str]:
 
 
 def run_json(argv: Sequence[str], label: str) -> tuple[int, dict[str, Any], str]:
-    """(exit status, parsed JSON, stderr) of one in-process run; skips while the pipeline is
-    unfinished (a failure when CUDALINT_REQUIRE_PIPELINE=1, as in CI)."""
-    try:
-        code, out, err = run_cudalint(argv)
-    except (NotImplementedError, ImportError) as exc:
-        if os.environ.get("CUDALINT_REQUIRE_PIPELINE") == "1":
-            raise
-        pytest.skip(f"pipeline not available yet: {type(exc).__name__}: {exc}")
+    """(exit status, parsed JSON, stderr) of one in-process run."""
+    code, out, err = run_cudalint(argv)
     try:
         output = json.loads(out)
     except json.JSONDecodeError:
@@ -391,7 +387,7 @@ def fixture_paths() -> list[Path]:
 @pytest.mark.parametrize("path", fixture_paths(), ids=lambda p: p.name)
 def test_fixture(path: Path) -> None:
     fixture = parse_fixture(path)
-    argv = ["--format", "json", "--show-all", *fixture.args, str(path)]
+    argv = [*FLAGS, *fixture.args, str(path)]
     code, output, err = run_json(argv, _display(path))
     problems = compare(fixture, output, code)
     if problems:
@@ -417,7 +413,8 @@ def directory_fixture_paths() -> list[Path]:
 def parse_directory_fixture(directory: Path) -> list[Fixture]:
     """One Fixture per source file; the ``cudalint-args`` of all of them go to the run."""
     return [
-        parse_fixture(p) for p in sorted(directory.rglob("*"))
+        parse_fixture(p)
+        for p in sorted(directory.rglob("*"))
         if p.is_file() and p.name.endswith(_SOURCE_SUFFIXES)
     ]
 
@@ -450,12 +447,16 @@ def compare_directory(
         problems.append(f"cudalint could not analyze a file: {error}")
     for d in diags:
         if id(d) not in claimed:
-            problems.append(f"{d.get('file')}:{d.get('line')}: unexpected diagnostic outside "
-                            f"the fixture: {_describe_diag(d)}")
+            problems.append(
+                f"{d.get('file')}:{d.get('line')}: unexpected diagnostic outside "
+                f"the fixture: {_describe_diag(d)}"
+            )
     for r in records:
         if id(r) not in claimed:
-            problems.append(f"{r.get('file')}:{r.get('line')}: unexpected access record "
-                            f"outside the fixture: {_describe_record(r)}")
+            problems.append(
+                f"{r.get('file')}:{r.get('line')}: unexpected access record "
+                f"outside the fixture: {_describe_record(r)}"
+            )
     if exit_code is not None:
         want = 1 if any(d.get("severity") == "warning" for d in diags) else 0
         if _too_unknown(records, [a for f in fixtures for a in f.args]):
@@ -465,12 +466,13 @@ def compare_directory(
     return problems
 
 
-def run_directory_fixture(directory: Path, extra: Sequence[str] = ()) -> tuple[
-        list[str], list[str], int, dict[str, Any]]:
+def run_directory_fixture(
+    directory: Path, extra: Sequence[str] = ()
+) -> tuple[list[str], list[str], int, dict[str, Any]]:
     """(argv, problems, exit status, output) of one directory fixture's run."""
     fixtures = parse_directory_fixture(directory)
     args = [a for f in fixtures for a in f.args]
-    argv = ["--format", "json", "--show-all", *args, *extra, str(directory)]
+    argv = [*FLAGS, *args, *extra, str(directory)]
     code, output, err = run_json(argv, _display(directory))
     problems = compare_directory(fixtures, output, code)
     if err.strip():
@@ -483,8 +485,7 @@ def test_directory_fixture(directory: Path) -> None:
     argv, problems, _, _ = run_directory_fixture(directory)
     if problems:
         pytest.fail(
-            f"{len(problems)} difference(s) for cudalint {' '.join(argv)}:\n"
-            + "\n".join(problems),
+            f"{len(problems)} difference(s) for cudalint {' '.join(argv)}:\n" + "\n".join(problems),
             pytrace=False,
         )
 
@@ -503,21 +504,27 @@ def test_directory_fixture_checks_every_file(tmp_path: Path) -> None:
     (tmp_path / "a.cuh").write_text("x;  // access: store 1/1 proved\n", encoding="utf-8")
     (tmp_path / "a.cu").write_text("y;\n", encoding="utf-8")
     fixtures = parse_directory_fixture(tmp_path)
-    rec = {"kind": "store", "wavefronts": 1, "ideal_wavefronts": 1, "status": "proved",
-           "line": 1}
-    good = {"version": 1, "diagnostics": [],
-            "accesses": [{**rec, "file": str(tmp_path / "a.cuh")}]}
+    rec = {"kind": "store", "wavefronts": 1, "ideal_wavefronts": 1, "status": "proved", "line": 1}
+    good = {"version": 1, "diagnostics": [], "accesses": [{**rec, "file": str(tmp_path / "a.cuh")}]}
     assert compare_directory(fixtures, good, 0) == []
-    wrong_file = {"version": 1, "diagnostics": [],
-                  "accesses": [{**rec, "file": str(tmp_path / "a.cu")}]}
+    wrong_file = {
+        "version": 1,
+        "diagnostics": [],
+        "accesses": [{**rec, "file": str(tmp_path / "a.cu")}],
+    }
     problems = compare_directory(fixtures, wrong_file, 0)
     assert len(problems) == 2, problems  # unmet in a.cuh, unexpected in a.cu
-    outside = {"version": 1, "diagnostics": [],
-               "accesses": [{**rec, "file": str(tmp_path / "a.cuh")},
-                            {**rec, "file": "/elsewhere/b.h"}]}
+    outside = {
+        "version": 1,
+        "diagnostics": [],
+        "accesses": [{**rec, "file": str(tmp_path / "a.cuh")}, {**rec, "file": "/elsewhere/b.h"}],
+    }
     assert len(compare_directory(fixtures, outside, 0)) == 1
-    duplicated = {"version": 1, "diagnostics": [],
-                  "accesses": [{**rec, "file": str(tmp_path / "a.cuh")}] * 2}
+    duplicated = {
+        "version": 1,
+        "diagnostics": [],
+        "accesses": [{**rec, "file": str(tmp_path / "a.cuh")}] * 2,
+    }
     assert len(compare_directory(fixtures, duplicated, 0)) == 1
 
 
@@ -528,12 +535,7 @@ def test_readme_example_output(monkeypatch: pytest.MonkeyPatch) -> None:
     assert m, "README.md has no ```console block with a cudalint session"
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("NO_COLOR", "1")
-    try:
-        code, out, _ = run_cudalint(shlex.split(m.group(1))[1:])
-    except (NotImplementedError, ImportError) as exc:
-        if os.environ.get("CUDALINT_REQUIRE_PIPELINE") == "1":
-            raise
-        pytest.skip(f"pipeline not available yet: {type(exc).__name__}: {exc}")
+    code, out, _ = run_cudalint(shlex.split(m.group(1))[1:])
     assert code == 1
     assert out.rstrip("\n") == m.group(2).rstrip("\n")
 
@@ -547,7 +549,7 @@ def test_fixture_is_well_formed(path: Path) -> None:
     fixture = parse_fixture(path)
     assert 5 <= len(fixture.accesses) <= 25, f"{path.name}: {len(fixture.accesses)} accesses"
     for e in fixture.diags:
-        assert e.code in {"CL001", "CL002", "CL003", "CL004"}, f"{path.name}:{e.line}: {e}"
+        assert e.code in RULES, f"{path.name}:{e.line}: {e}"
 
 
 def test_there_are_fixtures() -> None:

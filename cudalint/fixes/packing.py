@@ -80,7 +80,8 @@ def _pair_cost(by_access: dict[int, list[AccessResult]], a: Access, b: Access
     out: dict[int, int] = {}
     for acc in (a, b):
         for r in by_access.get(id(acc), []):
-            if r.wavefronts is None:
+            # nvcc already issues the pair as one wider load: nothing left to suggest.
+            if r.wavefronts is None or r.merged_width is not None:
                 return None
             out[r.bank_mode] = out.get(r.bank_mode, 0) + r.wavefronts
     return out or None
@@ -119,6 +120,11 @@ def _adjacent(unit: TranslationUnit, options: Options, arrays: dict[str, SharedA
         return None
     base = layout.get((first.kernel, first.array))
     if base is not None and base % 8:
+        return None
+    # Dynamic shared memory: the pair is 8-byte aligned only where the array's offset in
+    # the window is a known multiple of 8 (``shared + C`` with odd or unknown C is not).
+    carved = arrays[first.array].base_offset if first.array in arrays else None
+    if carved is not None and not (isinstance(carved, Const) and carved.value % 8 == 0):
         return None
     pair = _pair_cost(by_access, first, second)
     if pair is None:

@@ -8,6 +8,13 @@ from typing import Literal
 
 Family = Literal["fermi", "kepler", "maxwell+"]
 
+#: The architecture analyzed when neither the command line, the compile command nor the
+#: configuration names one.
+DEFAULT_ARCH = "sm_90"
+#: Threads one block may have on every architecture since Fermi, and its largest z extent.
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK_Z = 64
+
 # ASCII digits only (int() also reads other scripts' digits); the suffixes nvcc knows are
 # "a" (arch-specific, sm_90a) and "f" (family-specific, sm_100f).
 _ARCH_RE = re.compile(r"(?:sm_|compute_)?([0-9]{2,3})[af]?")

@@ -38,7 +38,7 @@ from cudalint import __version__
 from cudalint.api import FileReport, diagnostic_sort_key
 from cudalint.diagnostics import Diagnostic, Fix
 from cudalint.output import RenderOptions
-from cudalint.output.records import access_fields
+from cudalint.output.records import access_fields, bank_modes_record
 from cudalint.output.statistics import totals, unknown_message
 from cudalint.rules import RULES, Rule, explain
 
@@ -256,6 +256,9 @@ def _fix(columns: _Columns, fix: Fix, root: str) -> dict[str, Any]:
 def _result(columns: _Columns, index: dict[str, int], root: str, report: FileReport,
             d: Diagnostic, fingerprint: str) -> dict[str, Any]:
     text = d.message + "".join(f"\nnote: {n}" for n in d.notes)
+    if d.fix is not None and not d.fix.edits:
+        # SARIF's fix needs at least one change: a suggestion without edits is text.
+        text += f"\nhelp: {d.fix.title}"
     result: dict[str, Any] = {
         "ruleId": d.code,
         "level": _LEVEL.get(d.severity, "warning"),
@@ -271,13 +274,16 @@ def _result(columns: _Columns, index: dict[str, int], root: str, report: FileRep
     }
     if d.code in index:
         result["ruleIndex"] = index[d.code]
-    if d.fix is not None:
+    if d.fix is not None and d.fix.edits:
         result["fixes"] = [_fix(columns, d.fix, root)]
     if d.result is not None and report.unit is not None:
         from cudalint.rules import FileContext
 
         ctx = FileContext(path=report.path, unit=report.unit, results=report.results)
         result["properties"] = access_fields(ctx, d.result)
+        modes = bank_modes_record(d)
+        if modes is not None:
+            result["properties"]["bank_modes"] = modes
     return result
 
 
