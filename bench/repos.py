@@ -35,6 +35,11 @@ class Repo:
     include: tuple[str, ...] = ()  # -I, relative to the repository root
     exclude: tuple[str, ...] = ()
     extra: tuple[str, ...] = field(default=())
+    #: Folders built with their own include directories and defines (the repository's
+    #: build scripts name them; a bare entry is an include directory): a
+    #: compile_commands.json with these flags is written for the files under each
+    #: folder and given with -p, as a user of such a repository would.
+    subtrees: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 REPOS = (
@@ -43,7 +48,16 @@ REPOS = (
     Repo("SGEMM_CUDA", "https://github.com/siboehm/SGEMM_CUDA", include=("src",)),
     Repo("flash-attention-minimal", "https://github.com/tspeterkim/flash-attention-minimal"),
     Repo("lectures", "https://github.com/gpu-mode/lectures"),
-    Repo("LeetCUDA", "https://github.com/xlite-dev/LeetCUDA"),
+    Repo("LeetCUDA", "https://github.com/xlite-dev/LeetCUDA", subtrees=(
+        # kernels/flash-attn/flash_attn_mma.py and kernels/hgemm/tools/utils.py
+        ("kernels/flash-attn", tuple(f"kernels/flash-attn/{d}" for d in (
+            "", "utils", "mma", "mma/basic", "mma/swizzle", "mma/others", "cutlass",
+            "pybind"))),
+        ("kernels/hgemm", (*(f"kernels/hgemm/{d}" for d in (
+            "", "utils", "naive", "wmma", "mma/basic", "mma/swizzle", "cutlass", "cublas",
+            "pybind")), "-DNO_MMA_HGEMM_BIN", "-DNO_WMMA_HGEMM_BIN", "-DNO_CUTE_HGEMM_BIN",
+            "-DNO_CUBLAS_HGEMM_BIN")),
+    )),
 )
 
 _SOURCE = (".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".inl", ".cxx")
@@ -65,6 +79,28 @@ def launched_names(root: str) -> set[str]:
     return names
 
 
+def write_compdb(repo: Repo, path: str) -> str:
+    """A compile_commands.json (in a fresh temporary folder) for the files of
+    ``repo.subtrees``, each with its folder's ``-I`` flags; returns the folder."""
+    import tempfile
+
+    entries = []
+    for sub, incs in repo.subtrees:
+        flags = [i if i.startswith("-") else f"-I{os.path.normpath(os.path.join(path, i))}"
+                 for i in incs]
+        for d, dirs, files in os.walk(os.path.join(path, sub)):
+            dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+            for f in sorted(files):
+                if f.endswith((".cu", ".cuh")):
+                    file = os.path.join(d, f)
+                    entries.append({"directory": path, "file": file,
+                                    "arguments": ["nvcc", "-std=c++17", *flags, "-c", file]})
+    out = tempfile.mkdtemp(prefix="cudalint-repos-")
+    with open(os.path.join(out, "compile_commands.json"), "w", encoding="utf-8") as fh:
+        json.dump(entries, fh)
+    return out
+
+
 def run(repo: Repo, root: str, cudalint: list[str], jobs: int, timeout: float) -> dict[str, object]:
     path = os.path.join(root, repo.name)
     cmd = [*cudalint, "--format", "json", "--show-all", "--isolated", "-j", str(jobs),
@@ -73,6 +109,8 @@ def run(repo: Repo, root: str, cudalint: list[str], jobs: int, timeout: float) -
         cmd += ["-I", inc]
     for ex in repo.exclude:
         cmd += ["--exclude", ex]
+    if repo.subtrees:
+        cmd += ["-p", write_compdb(repo, path)]
     cmd += [*repo.extra, "."]
     t0 = time.monotonic()
     proc = subprocess.run(cmd, cwd=path, capture_output=True, text=True, check=False)

@@ -26,10 +26,15 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from cudalint.budget import (
+    HARD_FACTOR,
+    HARD_GRACE,
+    MAX_WAIT,
     NOT_ANALYZED,
     Budget,
     BudgetExceeded,
+    ForkedWorker,
     abandoned_threads,
+    can_fork,
     cap_worker,
     cpu_capped,
     format_seconds,
@@ -39,7 +44,13 @@ from cudalint.budget import (
     worker_memory_cap,
 )
 from cudalint.diagnostics import Diagnostic
-from cudalint.frontend import FrontendError, parse_file
+from cudalint.frontend import (
+    FrontendError,
+    adopt_precompiled_shims,
+    parse_file,
+    precompiled_shims,
+    prepare_fork,
+)
 from cudalint.ir import TranslationUnit
 from cudalint.model.proof import analyze
 from cudalint.model.results import AccessResult
@@ -358,6 +369,12 @@ def _analyze_unit(
     missed = sum(1 for r in report.results if r.reason == NOT_ANALYZED)
     if missed:
         report.error = _timeout_error(budget.seconds, (missed, len(report.results)))
+    elif budget.expired:
+        # the accesses were analysed, but time ran out while the fixes were re-checked:
+        # a fix whose re-check did not finish is not offered, which must not pass silently
+        report.error = (f"analysis stopped after {format_seconds(budget.seconds or 0)} of CPU"
+                        " time (--timeout) while re-checking fixes; every access was"
+                        " analyzed, but some fixes may not be offered")
 
 
 def check_unit(
@@ -912,7 +929,7 @@ def _sigterm_stops() -> Iterator[None]:
         yield
         return
 
-    def handler(signum: int, frame: object) -> None:
+    def handler(signum: int, _frame: object) -> None:
         raise _Terminated(128 + signum)
 
     try:
@@ -989,13 +1006,108 @@ class IsolatedChecker:
                 self._run_dir = None
 
 
+class _PerFileProcess:
+    """Analyses files in a child forked from this process (``budget.ForkedWorker``):
+    the serial run's counterpart of a ``-j`` worker, under the same CPU and memory caps
+    and a wall-clock limit past the file's backstop, so that a file spinning or
+    allocating inside libclang is stopped and costs only its own result. The fork costs
+    a few milliseconds (everything is loaded already) and the child serves file after
+    file, until one kills it or its memory grows (libclang's heap goes with it); the
+    shared state (libclang, the temporary directories) is made here before the first
+    fork, and a precompiled shim a child builds is adopted for the next children.
+
+    In this process instead where there is no ``os.fork`` (Windows), where
+    ``CUDALINT_IN_PROCESS=1`` asks for it (profilers, debuggers), or, with a note, once
+    a fork has failed.
+    """
+
+    def __init__(self, note: Callable[[str], None] | None = None) -> None:
+        self._note = note
+        self._off = not can_fork() or os.environ.get("CUDALINT_IN_PROCESS", "") not in ("", "0")
+        self._worker: ForkedWorker[FileTask, _ChildResult] | None = None
+        self._run_dir: str | None = None
+        self._memory: int | None = None
+
+    def __call__(self, task: FileTask) -> FileReport:
+        if self._off or task.error is not None:
+            return _run_task(task)
+        worker = self._worker if self._worker is not None else self._prepare()
+        timeout = task.options.timeout
+        wall: float | None = None
+        if timeout is not None and timeout > 0:
+            wall = HARD_FACTOR * timeout + 2 * HARD_GRACE + 5
+            if wall >= MAX_WAIT:  # ``--timeout 1e308``: no limit
+                wall = None
+        cpu = worker_cpu_cap(timeout)
+        try:
+            forked = worker.call(task, cpu=cpu, wall=wall)
+        except OSError as exc:
+            self._off = True
+            if self._note is not None:
+                self._note(f"cannot start a process for the files ({_why(exc)}); analyzing "
+                           "them in this process, without the CPU and memory caps")
+            return _run_task(task)
+        if forked.returned and forked.value is not None:
+            report, shims = forked.value
+            adopt_precompiled_shims(shims)
+            return report
+        if forked.timed_out:
+            return FileReport(path=task.path, error=(
+                f"analysis stopped: it did not end within {format_seconds(wall or 0)} "
+                "(wall-clock time; see --timeout); the file was not analyzed"))
+        if forked.exitcode is not None:
+            why = _died(forked.exitcode, cpu, self._memory)
+            if not _capped(forked.exitcode) and (
+                    why == "the analysis process died" or "crashed" in why):
+                why = f"internal error analyzing {task.path}: {why}; please report"
+            return FileReport(path=task.path, error=why)
+        return FileReport(path=task.path, error=(
+            f"internal error analyzing {task.path}: {forked.error}; please report"))
+
+    def _prepare(self) -> ForkedWorker[FileTask, _ChildResult]:
+        prepare_fork()
+        with contextlib.suppress(ImportError):  # imported by the first conflict otherwise
+            import cudalint.fixes  # noqa: F401
+        self._memory = worker_memory_cap(1)
+        try:
+            self._run_dir = tempfile.mkdtemp(prefix="cudalint-run-")
+        except OSError:
+            self._run_dir = None
+        self._worker = ForkedWorker(_run_in_child, memory=self._memory,
+                                    tmpdir=self._run_dir)
+        return self._worker
+
+    def close(self) -> None:
+        """End the child and remove its temporary directory."""
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+        if self._run_dir is not None:
+            _remove_run_dir(self._run_dir)
+            self._run_dir = None
+
+
+_ChildResult = tuple[FileReport, dict[tuple[str, ...], str | None]]
+
+
+def _run_in_child(task: FileTask) -> _ChildResult:
+    """In the child of :class:`_PerFileProcess`: the report, and the precompiled shims
+    it built."""
+    before = precompiled_shims()
+    report = _run_task(task)
+    built = {k: v for k, v in precompiled_shims().items() if k not in before}
+    return report, built
+
+
 def run_tasks(
     tasks: Sequence[FileTask], jobs: int = 1, progress: Progress | None = None,
     *, note: Callable[[str], None] | None = None,
 ) -> list[FileReport]:
     """Analyze every task; reports come back in the order of ``tasks`` whatever ``jobs``.
 
-    With ``jobs`` > 1 the files are analyzed in that many worker processes. When a
+    With ``jobs`` 1 each file is analyzed in a process of its own, forked from this one
+    (:class:`_PerFileProcess`), under the CPU and memory caps of the workers. With
+    ``jobs`` > 1 the files are analyzed in that many worker processes. When a
     worker dies (libclang crashing on a file), every file the broken pool did not finish
     is analyzed again on its own, so that only the file that crashes gets an error.
     When worker processes cannot be started at all (no usable ``/dev/shm`` for their
@@ -1024,23 +1136,27 @@ def run_tasks(
                  "at a time")
         serial.append(why)
 
-    # Headers found in a directory wait for the files that may include them (whatever
-    # ``jobs``, so that the output does not depend on it).
-    later = [i for i in todo if tasks[i].discovered and is_header(tasks[i].path)]
-    if later:
-        _run_indices(tasks, [i for i in todo if i not in set(later)], jobs, reports, count,
-                     serial, unusable)
-        covered = included_elsewhere(reports)
-        rest = []
-        for i in later:
-            if _abs(tasks[i].path) in covered:
-                reports[i] = covered_report(tasks[i], covered[_abs(tasks[i].path)])
-                count()
-            else:
-                rest.append(i)
-        _run_indices(tasks, rest, jobs, reports, count, serial, unusable)
-    else:
-        _run_indices(tasks, todo, jobs, reports, count, serial, unusable)
+    one = _PerFileProcess(note)
+    try:
+        # Headers found in a directory wait for the files that may include them
+        # (whatever ``jobs``, so that the output does not depend on it).
+        later = [i for i in todo if tasks[i].discovered and is_header(tasks[i].path)]
+        if later:
+            _run_indices(tasks, [i for i in todo if i not in set(later)], jobs, reports,
+                         count, serial, unusable, one)
+            covered = included_elsewhere(reports)
+            rest = []
+            for i in later:
+                if _abs(tasks[i].path) in covered:
+                    reports[i] = covered_report(tasks[i], covered[_abs(tasks[i].path)])
+                    count()
+                else:
+                    rest.append(i)
+            _run_indices(tasks, rest, jobs, reports, count, serial, unusable, one)
+        else:
+            _run_indices(tasks, todo, jobs, reports, count, serial, unusable, one)
+    finally:
+        one.close()
     out = [r if r is not None else FileReport(path=t.path, error="not analyzed")
            for r, t in zip(reports, tasks, strict=True)]
     dedupe_reports(out)
@@ -1094,14 +1210,17 @@ _POOL_FAILURES = (OSError, ImportError, NotImplementedError)
 def _run_indices(tasks: Sequence[FileTask], todo: Sequence[int], jobs: int,
                  reports: list[FileReport | None], count: Callable[[], None],
                  serial: Sequence[str] = (),
-                 unusable: Callable[[str], None] | None = None) -> None:
-    """Analyse ``tasks[i]`` for ``i`` in ``todo`` into ``reports[i]``; in this process
-    when ``serial`` says that the pool could not be used, or it fails to start."""
+                 unusable: Callable[[str], None] | None = None,
+                 one: Callable[[FileTask], FileReport] = _run_task) -> None:
+    """Analyse ``tasks[i]`` for ``i`` in ``todo`` into ``reports[i]``; one at a time with
+    ``one`` (a forked child per file: :class:`_PerFileProcess`) when ``jobs`` is 1,
+    ``serial`` says that the pool could not be used, or it fails to start."""
     workers = min(jobs, len(todo))
     if workers <= 1 or serial:
-        for i in todo:
-            reports[i] = _run_task(tasks[i])
-            count()
+        with _sigterm_stops():
+            for i in todo:
+                reports[i] = one(tasks[i])
+                count()
     else:
         broken: list[int] = []
 
@@ -1118,10 +1237,11 @@ def _run_indices(tasks: Sequence[FileTask], todo: Sequence[int], jobs: int,
             deaths = []
             if unusable is not None:
                 unusable(_why(exc))
-            for i in todo:
-                if reports[i] is None and i not in broken:
-                    reports[i] = _run_task(tasks[i])
-                    count()
+            with _sigterm_stops():
+                for i in todo:
+                    if reports[i] is None and i not in broken:
+                        reports[i] = one(tasks[i])
+                        count()
         # A file whose worker its CPU cap killed is not run again (it would only be
         # killed again): its error says so.
         for code, j in deaths:

@@ -34,9 +34,10 @@ from cudalint.baseline import BaselineError, apply_baseline, load_baseline, writ
 from cudalint.budget import DEFAULT_TIMEOUT, MAX_INPUT_BYTES
 from cudalint.compdb import CompdbError, CompileDatabase
 from cudalint.config import ConfigError, ConfigFinder, parse_block_dim, parse_timeout
-from cudalint.diagnostics import Diagnostic
+from cudalint.diagnostics import Diagnostic, Fix
+from cudalint.frontend.cache import ENV as PARSE_CACHE_ENV
 from cudalint.fsutil import WriteError, write_file
-from cudalint.model.arch import Arch, ArchError, parse_arch
+from cudalint.model.arch import DEFAULT_ARCH, Arch, ArchError, parse_arch
 from cudalint.model.results import AccessResult
 from cudalint.options import BankModeOption, Options
 from cudalint.output import FORMATS, RenderOptions, render
@@ -52,8 +53,6 @@ from cudalint.suppressions import (
     apply_suppressions,
 )
 
-DEFAULT_ARCH = "sm_90"
-MAX_THREADS_PER_BLOCK = 1024
 #: The progress bar shows only when at least this many files are analyzed.
 PROGRESS_MIN_FILES = 8
 #: The name a source read from stdin gets without ``--stdin-filename``.
@@ -138,6 +137,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"time budget per file; a file that needs longer is reported as "
                         f"not fully analyzed (exit 2). 0: no limit (default "
                         f"{DEFAULT_TIMEOUT:g})")
+    a.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="keep each file's parse in DIR and reuse it while the file, its "
+                        "headers and the flags are unchanged (e.g. .cudalint_cache)")
+    a.add_argument("--no-cache", action="store_true",
+                   help="parse every file (over --cache-dir and $CUDALINT_CACHE_DIR)")
 
     f = p.add_argument_group("parsing")
     f.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
@@ -148,7 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--cuda-path", metavar="DIR", default=None,
                    help="parse against this CUDA toolkit's headers (default: cudalint's shim)")
     f.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", default=None,
-                   help="read BUILD_DIR/compile_commands.json for each file's flags")
+                   help="read BUILD_DIR/compile_commands.json for each file's flags "
+                        "(over the configuration's 'compile-commands' and the "
+                        "compile_commands.json found in the project or its build*/)")
     f.add_argument("--compile-commands", metavar="FILE", default=None,
                    help="read this compile_commands.json for each file's flags")
 
@@ -162,7 +168,15 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="GLOBS", help="skip files and directories matching these globs")
     c.add_argument("--stdin-filename", metavar="PATH", default=None,
                    help="the name of the file read from stdin ('-'), for messages, "
-                        "configuration and the compilation database")
+                        "configuration, excludes and the compilation database")
+    c.add_argument("--respect-gitignore", dest="respect_gitignore", action="store_const",
+                   const=True, default=None,
+                   help="skip files that .gitignore/.ignore files ignore when walking "
+                        "directories (the default; 'respect-gitignore' in the "
+                        "configuration)")
+    c.add_argument("--no-respect-gitignore", dest="respect_gitignore",
+                   action="store_const", const=False,
+                   help="walk directories without reading .gitignore/.ignore files")
 
     r = p.add_argument_group("rules")
     r.add_argument("--select", type=_comma_list, default=None, metavar="CODES",
@@ -208,10 +222,10 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(default {stats.DEFAULT_MAX_UNKNOWN:g}; 100: never)")
     o.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
     o.add_argument("-v", "--verbose", action="store_true",
-                   help="say which configuration and compile command each file uses")
-    # ---- fixes: flags added by the fixes work go in the block below ----------------------
+                   help="print to stderr the configuration files and compilation "
+                        "databases used, the files skipped and why, and per file the "
+                        "settings in effect and the exact clang command line")
     _fix_arguments(p)
-    # ---- bank map and language server (issue 9): see _bank_map_arguments ----
     _bank_map_arguments(p)
     return p
 
@@ -270,6 +284,7 @@ def cli_settings(args: argparse.Namespace) -> CliSettings:
         warn_unused_ignores=args.warn_unused_ignores,
         exclude=tuple(p for group in args.exclude for p in group),
         timeout=args.timeout,
+        respect_gitignore=args.respect_gitignore,
     )
 
 
@@ -400,6 +415,11 @@ def _tasks(
             raise UsageError(f"--stdin-filename {args.stdin_filename!r}: give the path "
                              "the source would have (e.g. src/kernel.cu)")
         contents = _read_stdin()
+        why = resolver.excluded(name) if args.stdin_filename is not None else None
+        if why is not None:
+            # as for the file itself (named by pre-commit, opened in an editor): nothing
+            resolver.say(f"{name}: skipped ({why})")
+            return [], codes
         task, codes[name] = resolver.task(name, contents=contents)
         return [task], codes
     if args.stdin_filename is not None:
@@ -673,9 +693,11 @@ def _dashless(path: str) -> str:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    # ---- language server (issue 9): ``cudalint lsp`` ----
+    # ``cudalint lsp``: the language server
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["lsp"]:
+        # no parse cache: an editor's buffer changes at every keystroke
+        os.environ.pop(PARSE_CACHE_ENV, None)
         return _lsp(words[1:])
     parser = build_parser()
     words, files = _file_words(words, parser)
@@ -684,6 +706,12 @@ def _run(argv: Sequence[str] | None) -> int:
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     args.paths = [*args.paths, *files]
+    # The parse cache (cudalint.frontend.cache), named in the environment so that -j
+    # workers see it; main() puts the caller's value back.
+    if args.no_cache:
+        os.environ.pop(PARSE_CACHE_ENV, None)
+    elif args.cache_dir is not None:
+        os.environ[PARSE_CACHE_ENV] = os.path.abspath(args.cache_dir)
 
     if args.list_rules:
         sys.stdout.write(_list_rules())
@@ -702,7 +730,7 @@ def _run(argv: Sequence[str] | None) -> int:
         raise UsageError("--statistics prints text or JSON; use --format text or json")
 
     settings = cli_settings(args)
-    # ---- bank map (issue 9): --explain-access ----
+    # --explain-access: the bank map of one access
     if args.explain_access is not None:
         return _explain_access(args, settings)
     if not args.paths:
@@ -716,8 +744,6 @@ def _run(argv: Sequence[str] | None) -> int:
         tasks, codes = _tasks(args, resolver)
     except (ConfigError, SettingsError) as exc:
         raise UsageError(str(exc)) from None
-    if compdb is not None and log is not None:
-        log(f"compilation database: {compdb.path} ({len(compdb)} files)")
     if log is not None:
         _log_tasks(log, tasks, codes)
 
@@ -744,19 +770,20 @@ def _run(argv: Sequence[str] | None) -> int:
         fixed = _apply_fixes(args, tasks, reports, codes) if args.fix else EXIT_OK
         return max(fixed, _add_ignores(reports, stdin=args.paths == ["-"],
                                        roots=_write_roots(args)))
-    # ---- fixes (issue 5): --fix / --unsafe-fixes / --diff; see _fix_arguments ----
+    # --fix / --unsafe-fixes / --diff
     fix_status = EXIT_OK
     if args.fix or args.diff:
         fix_status = _apply_fixes(args, tasks, reports, codes)
         if args.diff:
             return fix_status
 
-    # ---- bank map (issue 9): --bank-map-svg ----
+    # --bank-map-svg
     if args.bank_map_svg is not None:
         _write_bank_maps(
             args.bank_map_svg,
-            [d.result for r in reports for d in r.diagnostics
-             if d.result is not None and d.result.has_conflict],
+            [(result, d.fix) for r in reports for d in r.diagnostics
+             for result in (d.bank_modes or ((d.result,) if d.result else ()))
+             if result.has_conflict],
             args.quiet,
         )
 
@@ -789,9 +816,7 @@ def _run(argv: Sequence[str] | None) -> int:
     return max(exit_status(reports, args.exit_zero, args.max_unknown), fix_status)
 
 
-# ==== fixes (issue 5): --fix, --unsafe-fixes, --diff ====================================
-# Owned by the fixes work; everything it adds to this module is in this block, plus the
-# ``_fix_arguments(p)`` line in build_parser and the ``_apply_fixes`` call in _run.
+# --- fixes: --fix, --unsafe-fixes, --diff ---------------------------------------------------
 
 
 def _fix_arguments(p: argparse.ArgumentParser) -> None:
@@ -885,12 +910,7 @@ def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
     return status
 
 
-# ==== end of the fixes block ==============================================================
-
-
-# ==== bank map and language server (issue 9) ==============================================
-# Everything issue 9 adds to this module is in this block, plus the
-# ``_bank_map_arguments(p)`` line in build_parser and three marked calls in _run.
+# --- the bank map (--explain-access, --bank-map-svg) and ``cudalint lsp`` ------------------
 
 _LOCATION = re.compile(r"(?P<file>.+?):(?P<line>[0-9]+)(?::(?P<column>[0-9]+))?")
 
@@ -951,21 +971,35 @@ def _explain_access(args: argparse.Namespace, settings: CliSettings) -> int:
     sys.stdout.write("\n".join(blocks))
     sys.stdout.flush()
     if args.bank_map_svg is not None:
-        _write_bank_maps(args.bank_map_svg, found, args.quiet)
+        # the fix a diagnostic of the access suggests, for the before/after pair
+        fixes = {id(r): d.fix for d in report.diagnostics
+                 for r in (d.bank_modes or (d.result,)) if r is not None}
+        _write_bank_maps(args.bank_map_svg, [(r, fixes.get(id(r))) for r in found],
+                         args.quiet)
     return EXIT_OK
 
 
-def _write_bank_maps(directory: str, results: Sequence[AccessResult], quiet: bool) -> None:
-    """One SVG per result (deterministic names; a result drawn once)."""
+def _write_bank_maps(directory: str, results: Sequence[tuple[AccessResult, Fix | None]],
+                     quiet: bool) -> None:
+    """One SVG per result (deterministic names; a result drawn once); where a fix is
+    suggested and its re-check (``Fix.checked``) is of the result's bank mode, the map
+    under the fix is drawn beside the current one."""
     from cudalint.model.explain import bank_map
     from cudalint.output.bankmap import render_svg, svg_file_name
 
     written: set[str] = set()
-    for result in results:
+    for result, fix in results:
         picture = bank_map(result)
         name = svg_file_name(result)
         if picture is None or name in written:
             continue
+        checked = fix.checked if fix is not None else None
+        after = None
+        if checked is not None and (checked.bank_mode == result.bank_mode
+                                    or checked.access == result.access):
+            # a layout fix: this mode under the new layout (its re-check of another mode
+            # is not this picture's); Kepler's 8-byte mode: the same access in that mode
+            after = bank_map(checked)
         target = os.path.join(directory, name)
         try:
             os.makedirs(directory, exist_ok=True)
@@ -973,7 +1007,9 @@ def _write_bank_maps(directory: str, results: Sequence[AccessResult], quiet: boo
             raise UsageError(f"--bank-map-svg: cannot write {target}: "
                              f"{exc.strerror or exc}") from None
         try:
-            write_file(target, render_svg(picture).encode("utf-8"))
+            svg = render_svg(picture, fix.title if after is not None and fix else None,
+                             after)
+            write_file(target, svg.encode("utf-8"))
         except WriteError as exc:
             raise UsageError(f"--bank-map-svg: {exc}") from None
         written.add(name)
@@ -997,9 +1033,6 @@ def _lsp(argv: Sequence[str]) -> int:
     return server.main(argv)
 
 
-# ==== end of the bank map and language server block =======================================
-
-
 def _tolerant(stream: TextIO) -> None:
     # A terminal or pipe that cannot encode '…' must not turn into a traceback.
     reconfigure = getattr(stream, "reconfigure", None)
@@ -1011,6 +1044,7 @@ def _tolerant(stream: TextIO) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _tolerant(sys.stdout)
     _tolerant(sys.stderr)
+    saved_cache = os.environ.get(PARSE_CACHE_ENV)
     try:
         return _run(argv)
     except UsageError as exc:
@@ -1032,3 +1066,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"cudalint: internal error: {type(exc).__name__}: {exc}; please report\n"
         )
         return EXIT_ERROR
+    finally:
+        if saved_cache is None:
+            os.environ.pop(PARSE_CACHE_ENV, None)
+        else:
+            os.environ[PARSE_CACHE_ENV] = saved_cache

@@ -258,6 +258,10 @@ class Access:
     #: one phase per 8x8 matrix, rows never merged across lanes (measured on sm_90,
     #: tests/data/hw/sm90_ldmatrix.jsonl; see cudalint.model.banks.warp_cost).
     matrix: bool = False
+    #: A warp-collective operation (wmma ``load/store_matrix_sync``, ``ldmatrix``,
+    #: ``stmatrix``): every lane of the warp must execute it, so a guard around it is
+    #: uniform over the warp in a well-formed program.
+    collective: bool = False
 
 
 @dataclass(frozen=True)

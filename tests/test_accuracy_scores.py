@@ -483,7 +483,7 @@ def test_nvdisasm_inlined_lines() -> None:
         /*0000*/                   LDC R1, c[0x0][0x28] ;
 	//## File "/usr/local/cuda/include/device_atomic_functions.hpp", line 112 inlined at "/w/bench/accuracy/patterns.cu", line 326
         /*00e0*/                   ATOMS.ADD R7, [R0], R3 ;
-"""
+"""  # noqa: E501 (nvdisasm's line as it is)
     funcs = runner.parse_nvdisasm(text)
     (ins0, ins1) = funcs["_Z5at_s2PjPKj"]
     assert ins0.line == 324
@@ -527,7 +527,8 @@ def test_suite_markers() -> None:
 def test_strides_file_is_generated() -> None:
     gen = _load("gen_strides")
     assert (BENCH / "strides_1d.cu").read_text() == gen.render(), (
-        "strides_1d.cu differs from gen_strides.py's output: run python3 bench/accuracy/gen_strides.py"
+        "strides_1d.cu differs from gen_strides.py's output: "
+        "run python3 bench/accuracy/gen_strides.py"
     )
 
 

@@ -112,8 +112,11 @@ _AGGREGATED = ("atomicAdd", "atomicMin", "atomicMax")
 
 @pytest.mark.parametrize(
     "row",
-    [r for r in ROWS
-     if not (r["uniform_address"] and r["op"] in _AGGREGATED and r["value_type"] != "float")],
+    [
+        r
+        for r in ROWS
+        if not (r["uniform_address"] and r["op"] in _AGGREGATED and r["value_type"] != "float")
+    ],
     ids=lambda r: r["id"],
 )
 def test_bank_rule(row: dict[str, Any]) -> None:
@@ -129,8 +132,12 @@ def test_bank_rule(row: dict[str, Any]) -> None:
 def test_forms() -> None:
     """The SASS each row measured is the instruction form cudalint assumes."""
     expected = {
-        "ATOMS.POPC.INC.32": "combined", "ATOMS.ADD": "per-lane", "ATOMS.MIN": "per-lane",
-        "ATOMS.MAX": "per-lane", "ATOMS.EXCH": "per-lane", "ATOMS.CAS": "cas",
+        "ATOMS.POPC.INC.32": "combined",
+        "ATOMS.ADD": "per-lane",
+        "ATOMS.MIN": "per-lane",
+        "ATOMS.MAX": "per-lane",
+        "ATOMS.EXCH": "per-lane",
+        "ATOMS.CAS": "cas",
         "ATOMS.CAST.SPIN": "cas-loop",
     }
     for row in ROWS:
@@ -147,7 +154,8 @@ def test_stored_results_score_exact() -> None:
     import sys
 
     spec = importlib.util.spec_from_file_location(
-        "bench_accuracy_score_sam", ROOT / "bench" / "accuracy" / "score.py")
+        "bench_accuracy_score_sam", ROOT / "bench" / "accuracy" / "score.py"
+    )
     assert spec and spec.loader
     score = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = score
@@ -155,5 +163,7 @@ def test_stored_results_score_exact() -> None:
     _, rows, summ = score.score_file(RESULTS)
     assert not summ["cudalint_errors"], summ["cudalint_errors"]
     assert summ["total"] == 64 and summ["exact"] == 64, [
-        (r.id, r.outcome, r.measured, r.predicted) for r in rows if r.outcome != "exact"
-        and r.outcome != "not-measured"]
+        (r.id, r.outcome, r.measured, r.predicted)
+        for r in rows
+        if r.outcome != "exact" and r.outcome != "not-measured"
+    ]

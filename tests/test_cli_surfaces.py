@@ -11,20 +11,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from factories import CLEAN, TRANSPOSE, FakePipeline, install_fake_pipeline, write_sources
+from factories import CLEAN, TRANSPOSE, FakePipeline, install_fake_pipeline, run_cli, write_sources
 
 from cudalint.api import ExcludeMatcher, FileTask, run_tasks
-from cudalint.cli import main
 from cudalint.options import Options
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli
 
 
 @pytest.fixture
@@ -44,14 +39,25 @@ def touch(*names: str) -> None:
 # --- directories and excludes ----------------------------------------------------------------
 
 
-def test_recursion_finds_cu_and_cuh_only(fake: FakePipeline,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    touch("src/a.cu", "src/b/c.cuh", "src/b/d/e.cu", "src/x.cpp", "src/y.cu.txt",
-          "src/.hidden/h.cu", "src/.h.cu")
+def test_recursion_finds_cu_and_cuh_only(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
+    touch(
+        "src/a.cu",
+        "src/b/c.cuh",
+        "src/b/d/e.cu",
+        "src/x.cpp",
+        "src/y.cu.txt",
+        "src/.hidden/h.cu",
+        "src/.h.cu",
+    )
     assert run(capsys, "src")[0] == 0
     # Headers a directory gives are analysed after the other files (api.run_tasks).
-    assert fake.parsed == [os.path.join("src", "a.cu"), os.path.join("src", "b", "d", "e.cu"),
-                           os.path.join("src", "b", "c.cuh")]
+    assert fake.parsed == [
+        os.path.join("src", "a.cu"),
+        os.path.join("src", "b", "d", "e.cu"),
+        os.path.join("src", "b", "c.cuh"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -65,8 +71,9 @@ def test_recursion_finds_cu_and_cuh_only(fake: FakePipeline,
         (["nothing"], ["src/a.cu", "src/gen/k.gen.cu", "src/k.cuh", "src/third_party/t.cu"]),
     ],
 )
-def test_exclude_globs(fake: FakePipeline, capsys: pytest.CaptureFixture[str],
-                       patterns: list[str], expected: list[str]) -> None:
+def test_exclude_globs(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str], patterns: list[str], expected: list[str]
+) -> None:
     touch("src/a.cu", "src/k.cuh", "src/gen/k.gen.cu", "src/third_party/t.cu")
     argv = [arg for p in patterns for arg in ("--exclude", p)]
     run(capsys, *argv, "src")
@@ -75,8 +82,9 @@ def test_exclude_globs(fake: FakePipeline, capsys: pytest.CaptureFixture[str],
     assert [p.replace(os.sep, "/") for p in fake.parsed] == expected
 
 
-def test_exclude_applies_to_files_given_by_name(fake: FakePipeline,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_exclude_applies_to_files_given_by_name(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     # pre-commit passes every file by name: an exclude must still hold for them.
     touch("third_party/t.cu")
     code, out, _ = run(capsys, "--exclude", "third_party", "third_party/t.cu", "clean.cu")
@@ -85,13 +93,16 @@ def test_exclude_applies_to_files_given_by_name(fake: FakePipeline,
     assert out.startswith("1 file,")
 
 
-def test_config_exclude_is_relative_to_the_config(fake: FakePipeline,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_config_exclude_is_relative_to_the_config(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     touch("proj/vendor/v.cu", "proj/src/vendor/keep.cu", "proj/src/a.cu")
     Path("proj/cudalint.toml").write_text('exclude = ["vendor/*"]\n', encoding="utf-8")
     run(capsys, "proj")
     assert sorted(p.replace(os.sep, "/") for p in fake.parsed) == [
-        "proj/src/a.cu", "proj/src/vendor/keep.cu"]
+        "proj/src/a.cu",
+        "proj/src/vendor/keep.cu",
+    ]
 
 
 def test_exclude_matcher_outside_its_base(tmp_path: Path) -> None:
@@ -101,8 +112,9 @@ def test_exclude_matcher_outside_its_base(tmp_path: Path) -> None:
     assert not ExcludeMatcher()
 
 
-def test_a_file_given_twice_is_analyzed_once(fake: FakePipeline,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_given_twice_is_analyzed_once(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     touch("src/a.cu")
     run(capsys, "src", "src/a.cu", "./src/a.cu")
     assert fake.parsed == [os.path.join("src", "a.cu")]
@@ -115,15 +127,27 @@ def _fixture_files() -> list[str]:
     return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "fixtures").glob("*.cu"))
 
 
-def test_jobs_output_is_identical_byte_for_byte(monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.slow
+def test_jobs_output_is_identical_byte_for_byte(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(ROOT)
     files = _fixture_files()
     # JSON with every access record: the richest output. The text output renders the
     # same reports (tests/test_output_formats.py snapshots it).
     outputs = {
-        jobs: run(capsys, "-j", jobs, "--isolated", "--format", "json", "--show-all",
-                  "--select", "ALL", *files)
+        jobs: run(
+            capsys,
+            "-j",
+            jobs,
+            "--isolated",
+            "--format",
+            "json",
+            "--show-all",
+            "--select",
+            "ALL",
+            *files,
+        )
         for jobs in ("1", "3")
     }
     assert outputs["1"] == outputs["3"]
@@ -143,7 +167,8 @@ def test_run_tasks_keeps_the_order_of_the_tasks(tmp_path: Path) -> None:
     serial = run_tasks(tasks, jobs=1)
     assert [r.path for r in parallel] == [t.path for t in tasks]
     assert [(r.path, r.error, r.diagnostics) for r in parallel] == [
-        (r.path, r.error, r.diagnostics) for r in serial]
+        (r.path, r.error, r.diagnostics) for r in serial
+    ]
     assert sorted(seen)[-1] == (7, 7) and len(seen) == 6
 
 
@@ -164,8 +189,9 @@ def test_a_crashing_worker_costs_only_its_file(tmp_path: Path) -> None:
     tasks = [good[0], crash, *good[1:]]
     reports = run_tasks(tasks, jobs=2)
     assert [r.path for r in reports] == [t.path for t in tasks]
-    assert reports[1].error == (f"internal error analyzing {crash.path}: the analysis "
-                                "process died; please report")
+    assert reports[1].error == (
+        f"internal error analyzing {crash.path}: the analysis process died; please report"
+    )
     for report in reports[:1] + reports[2:]:
         assert report.error is None and [d.code for d in report.diagnostics] == ["CL001"]
 
@@ -184,8 +210,9 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
 
 
-def test_stdin_with_a_filename(fake: FakePipeline, capsys: pytest.CaptureFixture[str],
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stdin_with_a_filename(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     Path("transpose.cu").unlink()  # the source comes from stdin, not the file
     _stdin(monkeypatch, TRANSPOSE)
     code, out, _ = run(capsys, "-", "--stdin-filename", "transpose.cu")
@@ -195,19 +222,19 @@ def test_stdin_with_a_filename(fake: FakePipeline, capsys: pytest.CaptureFixture
     assert fake.parsed == ["transpose.cu"]
 
 
-def test_stdin_name_finds_the_configuration(fake: FakePipeline,
-                                            capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stdin_name_finds_the_configuration(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     Path("sub").mkdir()
-    Path("sub/cudalint.toml").write_text('arch = "sm_75"\nignore = ["CL001"]\n',
-                                         encoding="utf-8")
+    Path("sub/cudalint.toml").write_text('arch = "sm_75"\nignore = ["CL001"]\n', encoding="utf-8")
     _stdin(monkeypatch, TRANSPOSE)
     code, _, _ = run(capsys, "-", "--stdin-filename", "sub/transpose.cu")
     assert code == 0 and fake.options[0].arch == "sm_75"
 
 
-def test_stdin_misuse_is_exit_2(fake: FakePipeline, capsys: pytest.CaptureFixture[str],
-                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stdin_misuse_is_exit_2(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     _stdin(monkeypatch, "")
     assert run(capsys, "-", "clean.cu")[0] == 2
     code, _, err = run(capsys, "--stdin-filename", "x.cu", "clean.cu")
@@ -216,9 +243,21 @@ def test_stdin_misuse_is_exit_2(fake: FakePipeline, capsys: pytest.CaptureFixtur
 
 def test_stdin_end_to_end(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "cudalint", "--isolated", "-", "--stdin-filename", "k.cu",
-         "--format", "json"],
-        input=TRANSPOSE.encode(), capture_output=True, cwd=tmp_path, check=False,
+        [
+            sys.executable,
+            "-m",
+            "cudalint",
+            "--isolated",
+            "-",
+            "--stdin-filename",
+            "k.cu",
+            "--format",
+            "json",
+        ],
+        input=TRANSPOSE.encode(),
+        capture_output=True,
+        cwd=tmp_path,
+        check=False,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 1, proc.stderr
@@ -228,8 +267,14 @@ def test_stdin_end_to_end(tmp_path: Path) -> None:
 # --- a real terminal: colour and the progress bar --------------------------------------------
 
 
-def _on_pty(argv: list[str], cwd: Path, *, stdout_tty: bool, stderr_tty: bool,
-            env: dict[str, str] | None = None) -> tuple[int, bytes, bytes]:
+def _on_pty(
+    argv: list[str],
+    cwd: Path,
+    *,
+    stdout_tty: bool,
+    stderr_tty: bool,
+    env: dict[str, str] | None = None,
+) -> tuple[int, bytes, bytes]:
     """Run ``python -m cudalint ARGV`` with stdout/stderr on ptys (or pipes)."""
     if sys.platform == "win32":
         pytest.skip("needs a POSIX pty")
@@ -244,9 +289,12 @@ def _on_pty(argv: list[str], cwd: Path, *, stdout_tty: bool, stderr_tty: bool,
         if tty:
             masters[name], slaves[name] = pty.openpty()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cudalint", *argv], cwd=cwd, env=environment,
+        [sys.executable, "-m", "cudalint", *argv],
+        cwd=cwd,
+        env=environment,
         stdin=subprocess.DEVNULL,
-        stdout=slaves.get("out", subprocess.PIPE), stderr=slaves.get("err", subprocess.PIPE),
+        stdout=slaves.get("out", subprocess.PIPE),
+        stderr=slaves.get("err", subprocess.PIPE),
     )
     for fd in slaves.values():
         os.close(fd)
@@ -284,31 +332,37 @@ def test_colour_only_on_a_terminal(tmp_path: Path) -> None:
     code, out, _ = _on_pty(["--isolated", "src"], tmp_path, stdout_tty=True, stderr_tty=False)
     assert code == 1
     assert b"\x1b[1;35mwarning:\x1b[0m" in out
-    _, out, _ = _on_pty(["--isolated", "src"], tmp_path, stdout_tty=True, stderr_tty=False,
-                        env={"NO_COLOR": "1"})
+    _, out, _ = _on_pty(
+        ["--isolated", "src"], tmp_path, stdout_tty=True, stderr_tty=False, env={"NO_COLOR": "1"}
+    )
     assert b"warning:" in out and b"\x1b[" not in out
-    _, out, _ = _on_pty(["--isolated", "--color", "never", "src"], tmp_path, stdout_tty=True,
-                        stderr_tty=False)
+    _, out, _ = _on_pty(
+        ["--isolated", "--color", "never", "src"], tmp_path, stdout_tty=True, stderr_tty=False
+    )
     assert b"warning:" in out and b"\x1b[" not in out
     _, out, _ = _on_pty(["--isolated", "src"], tmp_path, stdout_tty=False, stderr_tty=False)
     assert b"warning:" in out and b"\x1b[" not in out
-    _, out, _ = _on_pty(["--isolated", "--color", "always", "src"], tmp_path,
-                        stdout_tty=False, stderr_tty=False, env={"NO_COLOR": "1"})
+    _, out, _ = _on_pty(
+        ["--isolated", "--color", "always", "src"],
+        tmp_path,
+        stdout_tty=False,
+        stderr_tty=False,
+        env={"NO_COLOR": "1"},
+    )
     assert b"\x1b[1;35mwarning:" in out
 
 
+@pytest.mark.slow
 def test_progress_bar_only_on_a_terminal_and_for_many_files(tmp_path: Path) -> None:
     _kernels(tmp_path / "many", 8)
-    code, out, err = _on_pty(["--isolated", "many"], tmp_path, stdout_tty=False,
-                             stderr_tty=True)
+    code, out, err = _on_pty(["--isolated", "many"], tmp_path, stdout_tty=False, stderr_tty=True)
     assert code == 1
     assert b"\r[" in err and b"] 8/8 files" in err
     assert err.endswith(b"\r\x1b[K")  # cleared before the report
     assert b"files" not in out.split(b"\n")[0]  # the report itself is untouched
     _, _, err = _on_pty(["--isolated", "many"], tmp_path, stdout_tty=False, stderr_tty=False)
     assert err == b""
-    _, _, err = _on_pty(["--isolated", "-q", "many"], tmp_path, stdout_tty=False,
-                        stderr_tty=True)
+    _, _, err = _on_pty(["--isolated", "-q", "many"], tmp_path, stdout_tty=False, stderr_tty=True)
     assert b"files" not in err
     _kernels(tmp_path / "few", 3)
     _, _, err = _on_pty(["--isolated", "few"], tmp_path, stdout_tty=False, stderr_tty=True)
@@ -318,8 +372,9 @@ def test_progress_bar_only_on_a_terminal_and_for_many_files(tmp_path: Path) -> N
 # --- exit codes ----------------------------------------------------------------------------------
 
 
-def test_exit_zero_with_findings_and_with_errors(fake: FakePipeline,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_exit_zero_with_findings_and_with_errors(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(capsys, "transpose.cu")[0] == 1
     assert run(capsys, "--exit-zero", "transpose.cu")[0] == 0
     assert run(capsys, "--exit-zero", "transpose.cu", "missing.cu")[0] == 2
@@ -328,8 +383,22 @@ def test_exit_zero_with_findings_and_with_errors(fake: FakePipeline,
 
 def test_help_lists_the_new_options(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "--help")
-    for flag in ("--exclude", "-j", "--statistics", "--stdin-filename", "--config",
-                 "--isolated", "-p", "--compile-commands", "--warn-unused-ignores",
-                 "--add-ignores", "--baseline", "--update-baseline", "--verbose", "sarif",
-                 "github", "concise"):
+    for flag in (
+        "--exclude",
+        "-j",
+        "--statistics",
+        "--stdin-filename",
+        "--config",
+        "--isolated",
+        "-p",
+        "--compile-commands",
+        "--warn-unused-ignores",
+        "--add-ignores",
+        "--baseline",
+        "--update-baseline",
+        "--verbose",
+        "sarif",
+        "github",
+        "concise",
+    ):
         assert flag in out

@@ -14,19 +14,14 @@ import shlex
 from pathlib import Path
 
 import pytest
-from factories import FakePipeline, install_fake_pipeline, write_sources
+from factories import FakePipeline, install_fake_pipeline, run_cli, write_sources
 
-from cudalint.cli import main
 from cudalint.compdb import CompdbError, CompileDatabase, translate
 
 NVCC = "/usr/local/cuda/bin/nvcc"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli
 
 
 def write_db(build: Path, entries: list[dict[str, object]]) -> Path:
@@ -42,9 +37,9 @@ def write_db(build: Path, entries: list[dict[str, object]]) -> Path:
 def test_translate_cmake_nvcc_command(tmp_path: Path) -> None:
     command = (
         f"{NVCC} -forward-unknown-to-host-compiler -DUSE_TILES -DTILE=32 "
-        "-D \"NAME=a b\" -UNDEBUG -Iinclude -I /opt/include -isystem /opt/cutlass/include "
+        '-D "NAME=a b" -UNDEBUG -Iinclude -I /opt/include -isystem /opt/cutlass/include '
         "-isystem=/opt/cub -include pre.h -O3 -DNDEBUG -std=c++17 "
-        "\"--generate-code=arch=compute_80,code=[compute_80,sm_80]\" "
+        '"--generate-code=arch=compute_80,code=[compute_80,sm_80]" '
         "-gencode arch=compute_70,code=sm_70 -Xcompiler=-fPIE -Xcompiler -Wall "
         "--expt-relaxed-constexpr -lineinfo -MD -MT obj.o -MF obj.o.d -x cu "
         "-c /src/k.cu -o obj.o -ccbin /usr/bin/g++-12 -maxrregcount 64"
@@ -52,13 +47,30 @@ def test_translate_cmake_nvcc_command(tmp_path: Path) -> None:
     flags = translate(shlex.split(command)[1:], str(tmp_path))
     assert flags.defines == ("USE_TILES", "TILE=32", "NAME=a b", "NDEBUG")
     assert flags.include_dirs == (str(tmp_path / "include"), "/opt/include")
-    assert flags.extra_args == ("-U", "NDEBUG", "-isystem", "/opt/cutlass/include",
-                                "-isystem", "/opt/cub", "-include", str(tmp_path / "pre.h"))
+    assert flags.extra_args == (
+        "-U",
+        "NDEBUG",
+        "-isystem",
+        "/opt/cutlass/include",
+        "-isystem",
+        "/opt/cub",
+        "-include",
+        str(tmp_path / "pre.h"),
+    )
     assert flags.std == "c++17"
     assert flags.arch == "sm_80"
     assert "several architectures (sm_80, sm_70); analyzing sm_80" in flags.notes
-    for dropped in ("-Xcompiler=-fPIE", "-Wall", "-O3", "-lineinfo", "obj.o.d", "cu",
-                    "/usr/bin/g++-12", "64", "--expt-relaxed-constexpr"):
+    for dropped in (
+        "-Xcompiler=-fPIE",
+        "-Wall",
+        "-O3",
+        "-lineinfo",
+        "obj.o.d",
+        "cu",
+        "/usr/bin/g++-12",
+        "64",
+        "--expt-relaxed-constexpr",
+    ):
         assert dropped in flags.dropped
 
 
@@ -87,9 +99,18 @@ def test_translate_std_spellings() -> None:
     assert translate(["--std=c++20"], "/").std == "c++20"
     assert translate(["--std", "c++11"], "/").std == "c++11"
     assert translate(["-stdlib=libc++"], "/").std is None
-    assert translate(["--define-macro", "A=1", "--include-path=inc",
-                      "--undefine-macro=B", "--pre-include", "p.h", "--system-include=/s"],
-                     "/w").defines == ("A=1",)
+    assert translate(
+        [
+            "--define-macro",
+            "A=1",
+            "--include-path=inc",
+            "--undefine-macro=B",
+            "--pre-include",
+            "p.h",
+            "--system-include=/s",
+        ],
+        "/w",
+    ).defines == ("A=1",)
 
 
 # --- the database ------------------------------------------------------------------------------
@@ -100,25 +121,38 @@ def test_database_with_response_files_and_both_entry_forms(tmp_path: Path) -> No
     rsp_dir = build / "CMakeFiles" / "k.dir"
     rsp_dir.mkdir(parents=True)
     (rsp_dir / "includes_CUDA.rsp").write_text(
-        f"-I{tmp_path}/include -isystem /opt/thrust\n", encoding="utf-8")
+        f"-I{tmp_path}/include -isystem /opt/thrust\n", encoding="utf-8"
+    )
     (build / "flags.rsp").write_text("-DFROM_RSP=1 @nested.rsp", encoding="utf-8")
     (build / "nested.rsp").write_text("-arch=sm_75", encoding="utf-8")
     src = tmp_path / "src"
-    write_db(build, [
-        {"directory": str(build), "file": str(src / "a.cu"), "output": "a.o",
-         "command": f"{NVCC} -DA=1 --options-file CMakeFiles/k.dir/includes_CUDA.rsp "
-                    f"-std=c++17 -x cu -c {src / 'a.cu'} -o a.o"},
-        {"directory": str(build), "file": "../src/b.cu",
-         "arguments": ["clang++", "@flags.rsp", "-c", "../src/b.cu"]},
-        {"directory": str(build), "file": "../src/b.cu",
-         "arguments": ["clang++", "-DSECOND_ENTRY_IGNORED", "-c", "../src/b.cu"]},
-    ])
+    write_db(
+        build,
+        [
+            {
+                "directory": str(build),
+                "file": str(src / "a.cu"),
+                "output": "a.o",
+                "command": f"{NVCC} -DA=1 --options-file CMakeFiles/k.dir/includes_CUDA.rsp "
+                f"-std=c++17 -x cu -c {src / 'a.cu'} -o a.o",
+            },
+            {
+                "directory": str(build),
+                "file": "../src/b.cu",
+                "arguments": ["clang++", "@flags.rsp", "-c", "../src/b.cu"],
+            },
+            {
+                "directory": str(build),
+                "file": "../src/b.cu",
+                "arguments": ["clang++", "-DSECOND_ENTRY_IGNORED", "-c", "../src/b.cu"],
+            },
+        ],
+    )
     db = CompileDatabase.load(str(build))
     assert len(db) == 2
     a = db.flags(str(src / "a.cu"))
     assert a is not None
-    assert (a.defines, a.include_dirs, a.std) == (("A=1",), (str(tmp_path / "include"),),
-                                                  "c++17")
+    assert (a.defines, a.include_dirs, a.std) == (("A=1",), (str(tmp_path / "include"),), "c++17")
     assert a.extra_args == ("-isystem", "/opt/thrust")
     b = db.flags(os.path.relpath(src / "b.cu"))  # found whatever the spelling of the path
     assert b is not None and b.defines == ("FROM_RSP=1",) and b.arch == "sm_75"
@@ -126,8 +160,16 @@ def test_database_with_response_files_and_both_entry_forms(tmp_path: Path) -> No
 
 
 def test_missing_response_file(tmp_path: Path) -> None:
-    write_db(tmp_path, [{"directory": str(tmp_path), "file": "a.cu",
-                         "arguments": ["nvcc", "@missing.rsp", "a.cu"]}])
+    write_db(
+        tmp_path,
+        [
+            {
+                "directory": str(tmp_path),
+                "file": "a.cu",
+                "arguments": ["nvcc", "@missing.rsp", "a.cu"],
+            }
+        ],
+    )
     db = CompileDatabase.load(str(tmp_path / "compile_commands.json"))
     with pytest.raises(CompdbError, match=r"cannot read response file .*missing\.rsp"):
         db.flags(str(tmp_path / "a.cu"))
@@ -141,13 +183,18 @@ def test_missing_response_file(tmp_path: Path) -> None:
         ("[1]", "entry 0: expected an object"),
         ('[{"file": "a.cu", "command": "nvcc"}]', "needs string 'directory' and 'file'"),
         ('[{"directory": "/", "file": "a.cu"}]', "needs 'arguments' (strings) or 'command'"),
-        ('[{"directory": "/", "file": "a.cu", "command": "nvcc \\"unclosed"}]',
-         "cannot split command"),
+        (
+            '[{"directory": "/", "file": "a.cu", "command": "nvcc \\"unclosed"}]',
+            "cannot split command",
+        ),
     ],
 )
 def test_malformed_database_is_exit_2(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    text: str, message: str
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+    message: str,
 ) -> None:
     fake = install_fake_pipeline(monkeypatch)
     monkeypatch.chdir(tmp_path)
@@ -169,17 +216,24 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakePipeline:
     monkeypatch.chdir(tmp_path)
     Path("src").mkdir()
     write_sources(tmp_path / "src", ("transpose.cu", "clean.cu"))
-    write_db(tmp_path / "build", [
-        {"directory": str(tmp_path / "build"), "file": str(tmp_path / "src" / "transpose.cu"),
-         "command": f"{NVCC} -DTILE=32 -I../include -std=c++14 "
-                    "-gencode arch=compute_35,code=sm_35 -Xcompiler -fPIC -c "
-                    "../src/transpose.cu -o t.o"},
-    ])
+    write_db(
+        tmp_path / "build",
+        [
+            {
+                "directory": str(tmp_path / "build"),
+                "file": str(tmp_path / "src" / "transpose.cu"),
+                "command": f"{NVCC} -DTILE=32 -I../include -std=c++14 "
+                "-gencode arch=compute_35,code=sm_35 -Xcompiler -fPIC -c "
+                "../src/transpose.cu -o t.o",
+            },
+        ],
+    )
     return fake
 
 
-def test_p_build_dir(project: FakePipeline, capsys: pytest.CaptureFixture[str],
-                     tmp_path: Path) -> None:
+def test_p_build_dir(
+    project: FakePipeline, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     code, _, err = run(capsys, "-p", "build", "-v", "src/transpose.cu", "src/clean.cu")
     assert code == 1
     by_file = dict(zip(project.parsed, project.options, strict=True))
@@ -196,8 +250,9 @@ def test_p_build_dir(project: FakePipeline, capsys: pytest.CaptureFixture[str],
     assert "src/transpose.cu: not in" not in err  # it is in the database
 
 
-def test_fallback_is_silent_without_v(project: FakePipeline,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_fallback_is_silent_without_v(
+    project: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, _, err = run(capsys, "-p", "build", "src/clean.cu")
     assert err == ""
 
@@ -205,10 +260,18 @@ def test_fallback_is_silent_without_v(project: FakePipeline,
 def test_flags_and_config_around_the_database(
     project: FakePipeline, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    Path("cudalint.toml").write_text('arch = "sm_70"\ndefines = ["CFG"]\nstd = "c++11"\n',
-                                     encoding="utf-8")
-    run(capsys, "--compile-commands", "build/compile_commands.json", "-D", "CLI",
-        "src/transpose.cu", "src/clean.cu")
+    Path("cudalint.toml").write_text(
+        'arch = "sm_70"\ndefines = ["CFG"]\nstd = "c++11"\n', encoding="utf-8"
+    )
+    run(
+        capsys,
+        "--compile-commands",
+        "build/compile_commands.json",
+        "-D",
+        "CLI",
+        "src/transpose.cu",
+        "src/clean.cu",
+    )
     t, c = project.options
     # The compile command beats the configuration; the command line beats both.
     assert (t.arch, t.std, t.defines) == ("sm_35", "c++14", ("CFG", "TILE=32", "CLI"))
@@ -217,8 +280,9 @@ def test_flags_and_config_around_the_database(
     assert (project.options[2].arch, project.options[2].std) == ("sm_80", "c++20")
 
 
-def test_missing_database_is_exit_2(project: FakePipeline,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_database_is_exit_2(
+    project: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = run(capsys, "-p", "nowhere", "src/clean.cu")
     assert code == 2
     assert "nowhere/compile_commands.json: cannot read compilation database" in err
@@ -229,10 +293,16 @@ def test_missing_database_is_exit_2(project: FakePipeline,
 def test_missing_response_file_is_a_file_error(
     project: FakePipeline, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    write_db(tmp_path / "build", [
-        {"directory": str(tmp_path / "build"), "file": "../src/transpose.cu",
-         "arguments": [NVCC, "@gone.rsp", "-c", "../src/transpose.cu"]},
-    ])
+    write_db(
+        tmp_path / "build",
+        [
+            {
+                "directory": str(tmp_path / "build"),
+                "file": "../src/transpose.cu",
+                "arguments": [NVCC, "@gone.rsp", "-c", "../src/transpose.cu"],
+            },
+        ],
+    )
     code, _, err = run(capsys, "-p", "build", "src/transpose.cu", "src/clean.cu")
     assert code == 2
     assert "cudalint: error: src/transpose.cu: cannot read response file" in err
@@ -256,8 +326,9 @@ void launch(float *out, const float *in) { transpose<<<1, dim3(32, 32)>>>(out, i
 """
 
 
-def test_end_to_end_with_real_nvcc_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_end_to_end_with_real_nvcc_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "k.cu").write_text(KERNEL, encoding="utf-8")
@@ -266,13 +337,19 @@ def test_end_to_end_with_real_nvcc_entries(tmp_path: Path, monkeypatch: pytest.M
     build = tmp_path / "build"
     (build / "CMakeFiles").mkdir(parents=True)
     (build / "CMakeFiles" / "includes_CUDA.rsp").write_text("-I../include", encoding="utf-8")
-    write_db(build, [{
-        "directory": str(build), "file": str(tmp_path / "src" / "k.cu"),
-        "command": f"{NVCC} -forward-unknown-to-host-compiler -DWIDTH=32 "
-                   "--options-file CMakeFiles/includes_CUDA.rsp -O3 -std=c++17 "
-                   "\"--generate-code=arch=compute_90,code=[compute_90,sm_90]\" "
-                   "-Xcompiler=-fPIE -MD -MT k.o -MF k.o.d -x cu -c ../src/k.cu -o k.o",
-    }])
+    write_db(
+        build,
+        [
+            {
+                "directory": str(build),
+                "file": str(tmp_path / "src" / "k.cu"),
+                "command": f"{NVCC} -forward-unknown-to-host-compiler -DWIDTH=32 "
+                "--options-file CMakeFiles/includes_CUDA.rsp -O3 -std=c++17 "
+                '"--generate-code=arch=compute_90,code=[compute_90,sm_90]" '
+                "-Xcompiler=-fPIE -MD -MT k.o -MF k.o.d -x cu -c ../src/k.cu -o k.o",
+            }
+        ],
+    )
     code, out, _ = run(capsys, "--isolated", "src/k.cu")
     assert "tile.cuh' file not found" in out and "[CL001]" not in out
     code, out, _ = run(capsys, "--isolated", "-p", "build", "src/k.cu")

@@ -34,25 +34,70 @@ cs = _load()
 
 
 def test_device_flags_keep_compile_drop_link() -> None:
-    flags, sources = cs.device_flags((
-        "-O3", "-I", "src", "src/runner.cu", "-lcublas", "-L/opt/lib", "-o", "sgemm",
-        "-arch=sm_86", "-gencode", "arch=compute_80,code=sm_80", "-Xcompiler", "-fopenmp",
-        "--use_fast_math", "-DN=4", "main.o", "-lineinfo", "-std=c++17"))
-    assert flags == ["-O3", "-I", "src", "-Xcompiler", "-fopenmp", "--use_fast_math",
-                     "-DN=4", "-std=c++17"]
+    flags, sources = cs.device_flags(
+        (
+            "-O3",
+            "-I",
+            "src",
+            "src/runner.cu",
+            "-lcublas",
+            "-L/opt/lib",
+            "-o",
+            "sgemm",
+            "-arch=sm_86",
+            "-gencode",
+            "arch=compute_80,code=sm_80",
+            "-Xcompiler",
+            "-fopenmp",
+            "--use_fast_math",
+            "-DN=4",
+            "main.o",
+            "-lineinfo",
+            "-std=c++17",
+        )
+    )
+    assert flags == [
+        "-O3",
+        "-I",
+        "src",
+        "-Xcompiler",
+        "-fopenmp",
+        "--use_fast_math",
+        "-DN=4",
+        "-std=c++17",
+    ]
     assert sources == ["src/runner.cu"]
 
 
 def test_program_key_from_programs_json() -> None:
-    catalog = {"repos": {"o/r": {"commit": "abc"}},
-               "programs_by_id": {"r/p": {"id": "r/p", "dir": "sub", "flags": ["-I", "inc"],
-                                          "sources": ["a.cu", "main.cpp", "b.cu"],
-                                          "libs": ["-lcublas"]}}}
+    catalog = {
+        "repos": {"o/r": {"commit": "abc"}},
+        "programs_by_id": {
+            "r/p": {
+                "id": "r/p",
+                "dir": "sub",
+                "flags": ["-I", "inc"],
+                "sources": ["a.cu", "main.cpp", "b.cu"],
+                "libs": ["-lcublas"],
+            }
+        },
+    }
     key = cs.program_key({"repo": "o/r", "program": "r/p"}, catalog)
     assert (key.commit, key.dir, key.sources, key.flags) == (
-        "abc", "sub", ("a.cu", "b.cu"), ("-O3", "-I", "inc"))
-    own = cs.program_key({"repo": "o/r", "commit": "c", "program": "x.cu",
-                          "build": ["-I", "Common", "y.cu", "-lcublas"]}, catalog)
+        "abc",
+        "sub",
+        ("a.cu", "b.cu"),
+        ("-O3", "-I", "inc"),
+    )
+    own = cs.program_key(
+        {
+            "repo": "o/r",
+            "commit": "c",
+            "program": "x.cu",
+            "build": ["-I", "Common", "y.cu", "-lcublas"],
+        },
+        catalog,
+    )
     assert (own.dir, own.sources, own.flags) == (".", ("x.cu", "y.cu"), ("-I", "Common"))
 
 
@@ -82,12 +127,12 @@ def test_opcode_normalisation() -> None:
     assert cs.norm_op("LDSM.16.M88.4") == "LDSM.16.M88.4"
 
 
-def _acc(op: str, verdict: str, wf: int | None = None, ideal: int | None = None,
-         **kw: Any) -> dict[str, Any]:
+def _acc(
+    op: str, verdict: str, wf: int | None = None, ideal: int | None = None, **kw: Any
+) -> dict[str, Any]:
     a: dict[str, Any] = {"opcode": op, "file": "f.cu", "line": 3, "verdict": verdict}
     if verdict != "unknown":
-        a.update({"ways": wf // ideal if wf and ideal else 1, "wavefronts": wf,
-                  "ideal": ideal})
+        a.update({"ways": wf // ideal if wf and ideal else 1, "wavefronts": wf, "ideal": ideal})
     a.update(kw)
     return a
 
@@ -103,11 +148,14 @@ def test_line_verdicts() -> None:
     r = lr([_acc("LDS", "clean", 1, 1), _acc("LDS", "unknown")], {"LDS"}, "api")
     assert r["verdict"] == "unknown"
     # two ops that disagree: no line number, but each op has its own
-    r = lr([_acc("LDS", "clean", 1, 1), _acc("LDS.128", "conflict", 8, 4)],
-           {"LDS", "LDS.128"}, "api")
+    r = lr(
+        [_acc("LDS", "clean", 1, 1), _acc("LDS.128", "conflict", 8, 4)], {"LDS", "LDS.128"}, "api"
+    )
     assert (r["verdict"], r["wavefronts"]) == ("conflicted", None)
     assert {o["op"]: (o["wavefronts"], o["ideal"]) for o in r["ops"]} == {
-        "LDS": (1, 1), "LDS.128": (8, 4)}
+        "LDS": (1, 1),
+        "LDS.128": (8, 4),
+    }
     # a generic LD counts only where the measured op is generic
     gen = _acc("LD.E", "unknown", space="generic")
     assert lr([gen], {"LDS"}, "api")["verdict"] == "missing"
@@ -115,12 +163,29 @@ def test_line_verdicts() -> None:
 
 
 def test_bad_rows_are_reported_not_raised(tmp_path: Path) -> None:
-    good = {"repo": "o/r", "program": "p.cu", "kernel": "k", "block": [64],
-            "file": "p.cu", "line": 3, "op": "LDS"}
+    good = {
+        "repo": "o/r",
+        "program": "p.cu",
+        "kernel": "k",
+        "block": [64],
+        "file": "p.cu",
+        "line": 3,
+        "op": "LDS",
+    }
     f = tmp_path / "rows.jsonl"
-    f.write_text("\n".join([json.dumps(good), "nope", "[1]", json.dumps({"repo": "o/r"}),
-                            json.dumps({**good, "block": [0, 1, 1]}),
-                            json.dumps({**good, "build": "-O3"})]) + "\n")
+    f.write_text(
+        "\n".join(
+            [
+                json.dumps(good),
+                "nope",
+                "[1]",
+                json.dumps({"repo": "o/r"}),
+                json.dumps({**good, "block": [0, 1, 1]}),
+                json.dumps({**good, "build": "-O3"}),
+            ]
+        )
+        + "\n"
+    )
     rows, problems = cs.read_rows(str(f))
     assert len(rows) == 1 and rows[0]["block"] == (64, 1, 1)
     assert len(problems) == 5
@@ -159,20 +224,51 @@ def test_end_to_end_on_a_small_repo(tmp_path: Path, mode: str) -> None:
     repo = tmp_path / "repos" / "me+demo"
     repo.mkdir(parents=True)
     (repo / "demo.cu").write_text(KERNEL)
-    line = {m: n for n, text in enumerate(KERNEL.splitlines(), 1)
-            for m in ("STRIDE2", "UNIT", "ATOMIC") if f"// {m}" in text}
-    base = {"repo": "me/demo", "commit": "0", "program": "demo.cu", "build": ["-O3"],
-            "kernel": "demo(float *, int *)", "block": [64, 1, 1], "grid": [1, 1, 1],
-            "file": "demo.cu", "instructions": 2, "wavefronts": 2, "ideal": 2}
-    rows = [{**base, "line": line["STRIDE2"], "op": "STS"},
-            {**base, "line": line["UNIT"], "op": "LDS"},
-            {**base, "line": line["ATOMIC"], "op": "ATOMS.POPC.INC.32"},
-            {**base, "program": "absent.cu", "line": 1, "op": "LDS"}]
+    line = {
+        m: n
+        for n, text in enumerate(KERNEL.splitlines(), 1)
+        for m in ("STRIDE2", "UNIT", "ATOMIC")
+        if f"// {m}" in text
+    }
+    base = {
+        "repo": "me/demo",
+        "commit": "0",
+        "program": "demo.cu",
+        "build": ["-O3"],
+        "kernel": "demo(float *, int *)",
+        "block": [64, 1, 1],
+        "grid": [1, 1, 1],
+        "file": "demo.cu",
+        "instructions": 2,
+        "wavefronts": 2,
+        "ideal": 2,
+    }
+    rows = [
+        {**base, "line": line["STRIDE2"], "op": "STS"},
+        {**base, "line": line["UNIT"], "op": "LDS"},
+        {**base, "line": line["ATOMIC"], "op": "ATOMS.POPC.INC.32"},
+        {**base, "program": "absent.cu", "line": 1, "op": "LDS"},
+    ]
     (tmp_path / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = tmp_path / "out.jsonl"
-    rc = cs.main([str(tmp_path / "rows.jsonl"), "--repos", str(tmp_path / "repos"),
-                  "-o", str(out), "--work", str(tmp_path / "work"), "--mode", mode,
-                  "--nvcc", nvcc, "--summary", str(tmp_path / "summary.json"), "-q"])
+    rc = cs.main(
+        [
+            str(tmp_path / "rows.jsonl"),
+            "--repos",
+            str(tmp_path / "repos"),
+            "-o",
+            str(out),
+            "--work",
+            str(tmp_path / "work"),
+            "--mode",
+            mode,
+            "--nvcc",
+            nvcc,
+            "--summary",
+            str(tmp_path / "summary.json"),
+            "-q",
+        ]
+    )
     assert rc == 0
     got = {(r["program"], r["line"]): r for r in map(json.loads, out.read_text().splitlines())}
     assert len(got) == 4

@@ -74,10 +74,19 @@ def evaluate(e: Expr, env: dict[str, int]) -> int:
         q = abs(x) // abs(y) * (1 if (x >= 0) == (y >= 0) else -1)
         return _wrap(q if e.op == "/" else x - q * y, t)
     ops = {
-        "+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y, "&": lambda: x & y,
-        "|": lambda: x | y, "^": lambda: x ^ y, "<": lambda: int(x < y),
-        "<=": lambda: int(x <= y), ">": lambda: int(x > y), ">=": lambda: int(x >= y),
-        "==": lambda: int(x == y), "!=": lambda: int(x != y), "min": lambda: min(x, y),
+        "+": lambda: x + y,
+        "-": lambda: x - y,
+        "*": lambda: x * y,
+        "&": lambda: x & y,
+        "|": lambda: x | y,
+        "^": lambda: x ^ y,
+        "<": lambda: int(x < y),
+        "<=": lambda: int(x <= y),
+        ">": lambda: int(x > y),
+        ">=": lambda: int(x >= y),
+        "==": lambda: int(x == y),
+        "!=": lambda: int(x != y),
+        "min": lambda: min(x, y),
         "max": lambda: max(x, y),
     }
     return _wrap(ops[e.op](), t)
@@ -155,8 +164,11 @@ def test_array_dims_texts_and_spans(tmp_path: pathlib.Path) -> None:
     assert tile.dim_texts == ("TILE", "TILE + 1")
     line = TRANSPOSE.splitlines()[3]
     first, second = tile.dim_spans
-    assert (first.line, first.column, first.end_column) == (4, line.index("TILE]") + 1,
-                                                            line.index("TILE]") + 5)
+    assert (first.line, first.column, first.end_column) == (
+        4,
+        line.index("TILE]") + 1,
+        line.index("TILE]") + 5,
+    )
     assert (second.line, second.column) == (4, line.index("TILE + 1") + 1)
     assert second.end_column == line.index("TILE + 1") + 1 + len("TILE + 1")
     assert tile.span.line == 4 and tile.span.file == str(tmp_path / "k.cu")
@@ -167,14 +179,27 @@ def test_array_dims_texts_and_spans(tmp_path: pathlib.Path) -> None:
 
 def test_element_sizes_of_vector_and_half_types(tmp_path: pathlib.Path) -> None:
     types = {
-        "char": 1, "uchar4": 4, "short3": 6, "int2": 8, "float2": 8, "float3": 12,
-        "float4": 16, "int4": 16, "uint4": 16, "double2": 16, "longlong2": 16, "double4": 32,
-        "__half": 2, "__half2": 4, "__nv_bfloat16": 2, "__nv_bfloat162": 4, "half2": 4,
-        "double": 8, "unsigned long long": 8,
+        "char": 1,
+        "uchar4": 4,
+        "short3": 6,
+        "int2": 8,
+        "float2": 8,
+        "float3": 12,
+        "float4": 16,
+        "int4": 16,
+        "uint4": 16,
+        "double2": 16,
+        "longlong2": 16,
+        "double4": 32,
+        "__half": 2,
+        "__half2": 4,
+        "__nv_bfloat16": 2,
+        "__nv_bfloat162": 4,
+        "half2": 4,
+        "double": 8,
+        "unsigned long long": 8,
     }
-    decls = "\n".join(
-        f"  __shared__ {t} a{i}[8];" for i, t in enumerate(types)
-    )
+    decls = "\n".join(f"  __shared__ {t} a{i}[8];" for i, t in enumerate(types))
     src = f"#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n__global__ void k() {{\n{decls}\n}}\n"
     tu = parse(tmp_path, src)
     assert not [n for n in tu.notes if n.severity == "error"], tu.notes
@@ -365,8 +390,9 @@ __global__ void k(const int* idx, int n) {
     j = only(tu, "s[j]").offset
     (jsym,) = {n for n in walk(j) if isinstance(n, Sym) and n.name == "j"}
     assert jsym.name == "j" and not jsym.lane_dependent
-    assert jsym.induction == ir.Induction(Const(0, ir.INT), "+", Const(1, ir.INT), "<",
-                                          Sym("n", ir.INT))
+    assert jsym.induction == ir.Induction(
+        Const(0, ir.INT), "+", Const(1, ir.INT), "<", Sym("n", ir.INT)
+    )
     a = the_opaque("s[a]")
     assert a.reason == "value loaded from 'idx'"
     assert any(isinstance(n, Sym) and n.lane_dependent for n in walk(a))
@@ -398,8 +424,12 @@ __global__ void k(float* out, int n, unsigned m) {
         assert evaluate(first.offset, tid(x)) == (x * 17 + 4 + 3 + 8 + 32) * 4
     second = only(tu, "s[blockIdx.x + blockDim.y + (unsigned)n + m]")
     syms = {n for n in walk(second.offset) if isinstance(n, Sym)}
-    assert syms == {Sym("blockIdx.x", UINT), Sym("blockDim.y", UINT), Sym("n", ir.INT),
-                    Sym("m", UINT)}
+    assert syms == {
+        Sym("blockIdx.x", UINT),
+        Sym("blockDim.y", UINT),
+        Sym("n", ir.INT),
+        Sym("m", UINT),
+    }
     assert any(isinstance(n, Cast) and n.type == UINT for n in walk(second.offset))
     env = tid(0, blockIdx_x=2, blockDim_y=8, n=5, m=1)
     assert evaluate(second.offset, env) == (2 + 8 + 5 + 1) * 4
@@ -500,8 +530,14 @@ void host(int m) {
     tu = parse(tmp_path, src)
     blocks = [(la.span.line, la.block) for la in tu.launches]
     assert blocks == [
-        (9, (128, 1, 1)), (10, (256, 1, 1)), (11, (8, 8, 2)), (12, (32, 4, 1)),
-        (13, (16, 16, 1)), (14, None), (15, None), (16, (64, 1, 1)),
+        (9, (128, 1, 1)),
+        (10, (256, 1, 1)),
+        (11, (8, 8, 2)),
+        (12, (32, 4, 1)),
+        (13, (16, 16, 1)),
+        (14, None),
+        (15, None),
+        (16, (64, 1, 1)),
     ]
     assert all(la.kernel == "k" and la.instantiation is None for la in tu.launches)
     assert tu.launches[0].span.column == column_of(src, 9, "k<<<")
@@ -709,7 +745,7 @@ def test_only_the_frontend_imports_clang() -> None:
     offenders = [
         str(p.relative_to(root))
         for p in root.rglob("*.py")
-        if "frontend" not in p.parts and re.search(r"^\s*(from|import)\s+clang\b",
-                                                   p.read_text(), re.M)
+        if "frontend" not in p.parts
+        and re.search(r"^\s*(from|import)\s+clang\b", p.read_text(), re.M)
     ]
     assert offenders == []

@@ -106,12 +106,12 @@ __global__ void k(int n) {
             assert bool(evaluate(g1, tid(x, n=n))) == (x < n)
             assert bool(evaluate(g2, tid(x, n=n))) == (x < n and not (x % 2 == 1 and n > 4))
             assert bool(evaluate(g3, tid(x, n=n, r=0))) == (
-                x < n and not (x % 2 == 1 and n > 4) and x >= 8)
+                x < n and not (x % 2 == 1 and n > 4) and x >= 8
+            )
             assert bool(evaluate(g4, tid(x, n=n))) == bool(evaluate(g2, tid(x, n=n)))
 
 
-def test_loop_counters_lane_dependent_start_and_uniform_inductions(
-        tmp_path: pathlib.Path) -> None:
+def test_loop_counters_lane_dependent_start_and_uniform_inductions(tmp_path: pathlib.Path) -> None:
     src = """\
 __global__ void k(int n) {
   __shared__ float s[4096];
@@ -140,11 +140,13 @@ __global__ void k(int n) {
     assert evaluate(st.induction.start, {"blockDim.x": 256}) == 128
     assert st.induction.bound == Const(0, ir.UINT)
     (st2,) = set(syms(only(tu, "s[2 * st * threadIdx.x]").offset, "st"))
-    assert st2.induction == Induction(Const(1, ir.INT), "*", Const(2, ir.INT), "<",
-                                      Const(32, ir.INT))
+    assert st2.induction == Induction(
+        Const(1, ir.INT), "*", Const(2, ir.INT), "<", Const(32, ir.INT)
+    )
     (w,) = set(syms(only(tu, "s[w]").offset, "w"))
-    assert w.induction == Induction(Const(0, ir.INT), "+", Const(4, ir.INT), "<",
-                                    Const(64, ir.INT))  # `64 > w` flipped
+    assert w.induction == Induction(
+        Const(0, ir.INT), "+", Const(4, ir.INT), "<", Const(64, ir.INT)
+    )  # `64 > w` flipped
     # also assigned in the body: not a counter, but carried with a closed form, q = 2*it
     sq = only(tu, "s[q]").offset
     assert opaques(sq) == []
@@ -236,12 +238,18 @@ __global__ void k(float* out) {
     tu = parse(tmp_path, src)
     loads = accesses_at(tu, "a[threadIdx.x]")
     assert [(a.kind, a.width, a.element_offset) for a in loads] == [
-        ("load", 4, 0), ("load", 4, 4), ("load", 4, 8)]
+        ("load", 4, 0),
+        ("load", 4, 4),
+        ("load", 4, 8),
+    ]
     assert len({a.region for a in loads}) == 1
     assert [a.order for a in loads] == [loads[0].order + i for i in range(3)]
     stores = accesses_at(tu, "a[threadIdx.x ^ 1]")
-    assert [(a.kind, a.element_offset) for a in stores] == [("store", 0), ("store", 4),
-                                                            ("store", 8)]
+    assert [(a.kind, a.element_offset) for a in stores] == [
+        ("store", 0),
+        ("store", 4),
+        ("store", 8),
+    ]
     assert evaluate(stores[2].offset, tid(2)) == 3 * 12 + 8
     assert [(a.width, a.element_offset) for a in accesses_at(tu, "b[threadIdx.x]")] == [(8, 0)]
     assert [a.width for a in accesses_at(tu, "f3[threadIdx.x]")] == [4, 4, 4]
@@ -389,16 +397,18 @@ __global__ void k(const float4* g) {
     assert [(a.kind, a.width) for a in narrow] == [("atomic", 4)]
     assert evaluate(narrow[0].offset, tid(3)) == 12
     copy = [a for a in tu.accesses if a.array == "k::stage"]
-    assert len(copy) == 1 and copy[0].unknown_reason and "__pipeline_memcpy_async" in \
-        copy[0].unknown_reason
+    assert (
+        len(copy) == 1
+        and copy[0].unknown_reason
+        and "__pipeline_memcpy_async" in copy[0].unknown_reason
+    )
     lds = [a for a in tu.accesses if a.array == "k::tile"]
     assert len(lds) == 1 and lds[0].kind == "load"
     # ldmatrix follows the measured LDSM rule: a 16-byte row per lane, no unknown part
     assert lds[0].matrix and lds[0].width == 16 and lds[0].unknown_reason is None
 
 
-def test_while_loop_counter_and_pointer_in_loop_have_closed_forms(
-        tmp_path: pathlib.Path) -> None:
+def test_while_loop_counter_and_pointer_in_loop_have_closed_forms(tmp_path: pathlib.Path) -> None:
     src = """\
 __global__ void k(int n) {
   __shared__ int s[1024];

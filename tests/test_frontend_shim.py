@@ -19,15 +19,34 @@ import pytest
 from cudalint.frontend import parse_file
 from cudalint.options import Options
 
-_SCALARS = ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong",
-            "ulonglong", "float", "double")
+_SCALARS = (
+    "char",
+    "uchar",
+    "short",
+    "ushort",
+    "int",
+    "uint",
+    "long",
+    "ulong",
+    "longlong",
+    "ulonglong",
+    "float",
+    "double",
+)
 
 TYPES: tuple[str, ...] = (
     *(f"{s}{n}" for s in _SCALARS for n in range(1, 5)),
-    *(f"{s}4_{a}a" for s in ("long", "ulong", "longlong", "ulonglong", "double")
-      for a in (16, 32)),
-    "__half", "__half2", "half", "half2", "__nv_bfloat16", "__nv_bfloat162", "nv_bfloat16",
-    "nv_bfloat162", "dim3", "uint3",
+    *(f"{s}4_{a}a" for s in ("long", "ulong", "longlong", "ulonglong", "double") for a in (16, 32)),
+    "__half",
+    "__half2",
+    "half",
+    "half2",
+    "__nv_bfloat16",
+    "__nv_bfloat162",
+    "nv_bfloat16",
+    "nv_bfloat162",
+    "dim3",
+    "uint3",
 )
 
 _HEADER = "#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
@@ -36,8 +55,7 @@ _HEADER = "#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n#include <cuda_bf1
 def _probe_source(types: tuple[str, ...]) -> str:
     items = ", ".join(f"sizeof({t}), alignof({t})" for t in types)
     # Deprecation warnings for the 4-component 8-byte types are expected.
-    return (_HEADER + "__device__ const unsigned long long cudalint_probe[] = {"
-            + items + "};\n")
+    return _HEADER + "__device__ const unsigned long long cudalint_probe[] = {" + items + "};\n"
 
 
 def _nvcc() -> str | None:
@@ -55,9 +73,10 @@ def _nvcc_table(tmp_path: pathlib.Path, types: tuple[str, ...]) -> dict[str, tup
     src.write_text(_probe_source(types))
     ptx = tmp_path / "probe.ptx"
     run = subprocess.run(
-        [nvcc, "--ptx", "-arch=sm_90", "-Wno-deprecated-declarations", str(src),
-         "-o", str(ptx)],
-        capture_output=True, text=True, timeout=300,
+        [nvcc, "--ptx", "-arch=sm_90", "-Wno-deprecated-declarations", str(src), "-o", str(ptx)],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert run.returncode == 0, run.stderr
     text = ptx.read_text()
@@ -66,7 +85,7 @@ def _nvcc_table(tmp_path: pathlib.Path, types: tuple[str, ...]) -> dict[str, tup
     raw = [int(x) for x in m.group(2).split(",")]
     n = int(m.group(1))
     raw += [0] * (n - len(raw))  # PTX drops trailing zero bytes
-    words = [int.from_bytes(bytes(raw[i:i + 8]), "little") for i in range(0, n, 8)]
+    words = [int.from_bytes(bytes(raw[i : i + 8]), "little") for i in range(0, n, 8)]
     return {t: (words[2 * i], words[2 * i + 1]) for i, t in enumerate(types)}
 
 
@@ -106,9 +125,18 @@ def test_shim_sizes_and_alignments_match_nvcc(tmp_path: pathlib.Path) -> None:
 def test_known_sizes_without_nvcc(tmp_path: pathlib.Path) -> None:
     """The numbers vector_types.h gives, checked even where nvcc is missing."""
     known = {
-        "float4": (16, 16), "double2": (16, 16), "longlong2": (16, 16), "float3": (12, 4),
-        "double4_32a": (32, 32), "double4_16a": (32, 16), "char3": (3, 1), "short2": (4, 4),
-        "__half2": (4, 4), "__nv_bfloat16": (2, 2), "long3": (24, 8), "uint3": (12, 4),
+        "float4": (16, 16),
+        "double2": (16, 16),
+        "longlong2": (16, 16),
+        "float3": (12, 4),
+        "double4_32a": (32, 32),
+        "double4_16a": (32, 16),
+        "char3": (3, 1),
+        "short2": (4, 4),
+        "__half2": (4, 4),
+        "__nv_bfloat16": (2, 2),
+        "long3": (24, 8),
+        "uint3": (12, 4),
     }
     got = _shim_table(tmp_path, tuple(known))
     assert got == known

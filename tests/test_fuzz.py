@@ -49,13 +49,57 @@ EXAMPLES = int(os.environ.get("CUDALINT_FUZZ_EXAMPLES", "0")) or None
 
 #: Tokens spliced into sources: CUDA keywords, punctuation that unbalances, macros.
 TOKENS = [
-    b"__shared__", b"__global__", b"__device__", b"extern", b"template<int N>", b"threadIdx.x",
-    b"blockDim.x", b"(", b")", b"[", b"]", b"{", b"}", b";", b",", b"<<<", b">>>", b"#define X",
-    b"#include \"nowhere.h\"", b"#if 0", b"#endif", b"\\\n", b"/*", b"*/", b"//", b"\"", b"'",
-    b"0x7fffffff", b"-1", b"1 << 40", b"/ 0", b"% 0", b"reinterpret_cast<float4*>(", b"*",
-    b"&", b"->", b"::", b"asm volatile(\"ld.shared.f32 %0, [%1];\")", b"\xff\xfe", b"\xe9",
-    b"\r\n", b"\t", b"for (int i = 0; i < 4; i++)", b"if (threadIdx.x < 16)", b"__syncthreads();",
-    b"atomicAdd(&", b"float4", b"__half", b"volatile", b"return;", b"goto L;",
+    b"__shared__",
+    b"__global__",
+    b"__device__",
+    b"extern",
+    b"template<int N>",
+    b"threadIdx.x",
+    b"blockDim.x",
+    b"(",
+    b")",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b";",
+    b",",
+    b"<<<",
+    b">>>",
+    b"#define X",
+    b'#include "nowhere.h"',
+    b"#if 0",
+    b"#endif",
+    b"\\\n",
+    b"/*",
+    b"*/",
+    b"//",
+    b'"',
+    b"'",
+    b"0x7fffffff",
+    b"-1",
+    b"1 << 40",
+    b"/ 0",
+    b"% 0",
+    b"reinterpret_cast<float4*>(",
+    b"*",
+    b"&",
+    b"->",
+    b"::",
+    b'asm volatile("ld.shared.f32 %0, [%1];")',
+    b"\xff\xfe",
+    b"\xe9",
+    b"\r\n",
+    b"\t",
+    b"for (int i = 0; i < 4; i++)",
+    b"if (threadIdx.x < 16)",
+    b"__syncthreads();",
+    b"atomicAdd(&",
+    b"float4",
+    b"__half",
+    b"volatile",
+    b"return;",
+    b"goto L;",
 ]
 
 
@@ -65,8 +109,11 @@ def mutated_sources(draw: st.DrawFn) -> tuple[str, bytes]:
     data = path.read_bytes()
     lines = data.split(b"\n")
     for _ in range(draw(st.integers(1, 6))):
-        kind = draw(st.sampled_from(
-            ["flip", "delete", "insert", "dup_line", "drop_line", "swap_lines", "truncate"]))
+        kind = draw(
+            st.sampled_from(
+                ["flip", "delete", "insert", "dup_line", "drop_line", "swap_lines", "truncate"]
+            )
+        )
         if kind in ("dup_line", "drop_line", "swap_lines") and len(lines) > 1:
             i = draw(st.integers(0, len(lines) - 1))
             j = draw(st.integers(0, len(lines) - 1))
@@ -82,9 +129,9 @@ def mutated_sources(draw: st.DrawFn) -> tuple[str, bytes]:
             break
         at = draw(st.integers(0, len(data)))
         if kind == "flip" and at < len(data):
-            data = data[:at] + bytes([draw(st.integers(1, 255))]) + data[at + 1:]
+            data = data[:at] + bytes([draw(st.integers(1, 255))]) + data[at + 1 :]
         elif kind == "delete":
-            data = data[:at] + data[at + draw(st.integers(1, 40)):]
+            data = data[:at] + data[at + draw(st.integers(1, 40)) :]
         elif kind == "insert":
             data = data[:at] + b" " + draw(st.sampled_from(TOKENS)) + b" " + data[at:]
         elif kind == "truncate":
@@ -117,8 +164,11 @@ def assert_well_formed(report: FileReport) -> None:
             json.loads(out)
 
 
-@settings(max_examples=EXAMPLES or 25, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES or 25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(source=mutated_sources())
 def test_frontend_survives_mutated_fixtures(source: tuple[str, bytes]) -> None:
     name, data = source
@@ -132,25 +182,69 @@ def test_frontend_survives_mutated_fixtures(source: tuple[str, bytes]) -> None:
 SPAN = Span("fuzz.cu", 1, 1, 1, 2)
 TYPES = [INT, UINT, LONG, IntType(64, False), IntType(16, True), IntType(8, False)]
 LEAVES = st.one_of(
-    st.sampled_from([
-        Sym("threadIdx.x", UINT, True), Sym("threadIdx.y", UINT, True),
-        Sym("threadIdx.z", UINT, True), Sym("blockIdx.x", UINT), Sym("blockDim.x", UINT),
-        Sym("n", INT), Sym("stride", UINT),
-    ]),
-    st.builds(Const, st.one_of(st.integers(-40, 40), st.sampled_from(
-        [0, 31, 32, 33, 1 << 30, (1 << 31) - 1, -(1 << 31), (1 << 32) - 1, 1 << 40,
-         -(1 << 63), 2654435761])), st.sampled_from(TYPES)),
+    st.sampled_from(
+        [
+            Sym("threadIdx.x", UINT, True),
+            Sym("threadIdx.y", UINT, True),
+            Sym("threadIdx.z", UINT, True),
+            Sym("blockIdx.x", UINT),
+            Sym("blockDim.x", UINT),
+            Sym("n", INT),
+            Sym("stride", UINT),
+        ]
+    ),
+    st.builds(
+        Const,
+        st.one_of(
+            st.integers(-40, 40),
+            st.sampled_from(
+                [
+                    0,
+                    31,
+                    32,
+                    33,
+                    1 << 30,
+                    (1 << 31) - 1,
+                    -(1 << 31),
+                    (1 << 32) - 1,
+                    1 << 40,
+                    -(1 << 63),
+                    2654435761,
+                ]
+            ),
+        ),
+        st.sampled_from(TYPES),
+    ),
     st.builds(lambda: Opaque("value loaded from 'idx'", (), INT)),
 )
-BINARY = ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==",
-          "!=", "&&", "||", "min", "max"]
+BINARY = [
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "<<",
+    ">>",
+    "&",
+    "|",
+    "^",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "==",
+    "!=",
+    "&&",
+    "||",
+    "min",
+    "max",
+]
 
 
 def _extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
     return st.one_of(
         st.builds(Binary, st.sampled_from(BINARY), children, children, st.sampled_from(TYPES)),
-        st.builds(Unary, st.sampled_from(["-", "~", "!", "+"]), children,
-                  st.sampled_from(TYPES)),
+        st.builds(Unary, st.sampled_from(["-", "~", "!", "+"]), children, st.sampled_from(TYPES)),
         st.builds(Cast, children, st.sampled_from(TYPES)),
         st.builds(Select, children, children, children, st.sampled_from(TYPES)),
         st.builds(lambda e: Opaque("call to 'f'", (e,), INT), children),
@@ -171,26 +265,43 @@ def _wide_product(factors: int) -> Expr:
     """``(tx + n + 1) * (tx + n + 2) * ...``: expands to 3^factors terms."""
     e: Expr = Const(1, INT)
     for i in range(factors):
-        term = Binary("+", Binary("+", Sym("threadIdx.x", UINT, True), Sym("n", INT), INT),
-                      Const(i + 1, INT), INT)
+        term = Binary(
+            "+",
+            Binary("+", Sym("threadIdx.x", UINT, True), Sym("n", INT), INT),
+            Const(i + 1, INT),
+            INT,
+        )
         e = Binary("*", e, term, INT)
     return e
 
 
-ADVERSARIAL = st.sampled_from([
-    _deep(300, "+"), _deep(300, "*"), _deep(120, "^"), _deep(60, "%"), _wide_product(14),
-    Binary("/", Sym("threadIdx.x", UINT, True), Binary("-", Sym("n", INT), Sym("n", INT), INT),
-           INT),
-])
+ADVERSARIAL = st.sampled_from(
+    [
+        _deep(300, "+"),
+        _deep(300, "*"),
+        _deep(120, "^"),
+        _deep(60, "%"),
+        _wide_product(14),
+        Binary(
+            "/", Sym("threadIdx.x", UINT, True), Binary("-", Sym("n", INT), Sym("n", INT), INT), INT
+        ),
+    ]
+)
 
 
-def _prove(index: Expr, guard: Expr | None, width: int, kind: str, shape: tuple[int, int, int]
-           | None, arch: str, mode: int) -> None:
+def _prove(
+    index: Expr,
+    guard: Expr | None,
+    width: int,
+    kind: str,
+    shape: tuple[int, int, int] | None,
+    arch: str,
+    mode: int,
+) -> None:
     offset = Binary("*", Cast(index, LONG), Const(width, LONG), LONG)
     array = SharedArray("k::s", "s", "float", width, (1 << 16,), SPAN)
     access = Access("k::s", "k", kind, width, offset, SPAN, guard=guard)  # type: ignore[arg-type]
-    r = prove(access, array, Shape(shape, "launch" if shape else "assumed"), parse_arch(arch),
-              mode)
+    r = prove(access, array, Shape(shape, "launch" if shape else "assumed"), parse_arch(arch), mode)
     assert r.status in ("proved", "worst-case", "unknown")
     if r.status == "unknown":
         assert r.reason and r.wavefronts is None
@@ -199,8 +310,7 @@ def _prove(index: Expr, guard: Expr | None, width: int, kind: str, shape: tuple[
         assert r.wavefronts >= r.ideal_wavefronts >= 1
 
 
-@settings(max_examples=EXAMPLES or 60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES or 60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     index=st.one_of(index_exprs, ADVERSARIAL),
     guard=st.one_of(st.none(), index_exprs),
@@ -210,7 +320,11 @@ def _prove(index: Expr, guard: Expr | None, width: int, kind: str, shape: tuple[
     arch=st.sampled_from([("sm_90", 4), ("sm_35", 4), ("sm_35", 8), ("sm_20", 4)]),
 )
 def test_model_survives_random_index_expressions(
-    index: Expr, guard: Expr | None, width: int, kind: str,
-    shape: tuple[int, int, int] | None, arch: tuple[str, int],
+    index: Expr,
+    guard: Expr | None,
+    width: int,
+    kind: str,
+    shape: tuple[int, int, int] | None,
+    arch: tuple[str, int],
 ) -> None:
     _prove(index, guard, width, kind, shape, arch[0], arch[1])

@@ -29,9 +29,9 @@ def run(*argv: str) -> tuple[int, str, str]:
 # --- discovery -------------------------------------------------------------------------------
 
 
-def test_directory_discovery_takes_headers_with_device_code(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch
-                                                            ) -> None:
+def test_directory_discovery_takes_headers_with_device_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     files = {
         "a.cu": "",
         "k.cuh": "",  # .cu and .cuh: always
@@ -47,8 +47,9 @@ def test_directory_discovery_takes_headers_with_device_code(tmp_path: Path,
         (tmp_path / "src" / name).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     found = [p for p, _ in expand_paths(["."])]
-    assert found == [os.path.join("src", n) for n in
-                     ("a.cu", "impl.inl", "k.cuh", "kern.hpp", "reduce.h")]
+    assert found == [
+        os.path.join("src", n) for n in ("a.cu", "impl.inl", "k.cuh", "kern.hpp", "reduce.h")
+    ]
     # A file given by name is always analysed, whatever it holds.
     assert [p for p, _ in expand_paths(["src/plain.h"])] == ["src/plain.h"]
     assert next(p for p, _ in expand_paths(["./src"])) == os.path.join("src", "a.cu")
@@ -57,8 +58,9 @@ def test_directory_discovery_takes_headers_with_device_code(tmp_path: Path,
 # --- paths -----------------------------------------------------------------------------------
 
 
-def test_header_paths_are_shown_as_the_main_file_is(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_header_paths_are_shown_as_the_main_file_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "repo" / "src").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "repo")
     header = str(tmp_path / "repo" / "src" / "k.cuh")
@@ -77,16 +79,21 @@ def test_header_paths_are_shown_as_the_main_file_is(tmp_path: Path,
 
 def _accesses(reports: list) -> list[tuple[str, int, str, str, tuple[int, int, int] | None]]:
     return sorted(
-        (os.path.basename(r.access.span.file), r.access.span.line, r.access.kernel,
-         r.block_dim_source, r.block_dim)
-        for rep in reports for r in rep.results
+        (
+            os.path.basename(r.access.span.file),
+            r.access.span.line,
+            r.access.kernel,
+            r.block_dim_source,
+            r.block_dim,
+        )
+        for rep in reports
+        for r in rep.results
     )
 
 
 def test_a_header_analysed_three_times_is_reported_once() -> None:
     reports = check_paths([str(HEADERS / "header_twice")], Options())
-    assert [os.path.basename(r.path) for r in reports] == [
-        "first.cu", "second.cu", "transpose.cuh"]
+    assert [os.path.basename(r.path) for r in reports] == ["first.cu", "second.cu", "transpose.cuh"]
     # tr: three accesses with the launch shape (not the assumed one, not twice);
     # lonely: launched nowhere, its assumed-shape access once.
     assert _accesses(reports) == [
@@ -95,30 +102,43 @@ def test_a_header_analysed_three_times_is_reported_once() -> None:
         ("transpose.cuh", 20, "tr", "launch", (32, 8, 1)),
         ("transpose.cuh", 25, "lonely", "assumed", None),
     ]
-    conflicts = [(os.path.basename(d.file), d.line) for r in reports for d in r.diagnostics
-                 if d.result is not None and d.result.has_conflict]
+    conflicts = [
+        (os.path.basename(d.file), d.line)
+        for r in reports
+        for d in r.diagnostics
+        if d.result is not None and d.result.has_conflict
+    ]
     # Line 20's conflict is only suppressed by the CLI; the library reports it.
-    assert sorted(conflicts) == [("transpose.cuh", 19), ("transpose.cuh", 20),
-                                 ("transpose.cuh", 25)]
+    assert sorted(conflicts) == [
+        ("transpose.cuh", 19),
+        ("transpose.cuh", 20),
+        ("transpose.cuh", 25),
+    ]
 
 
 def test_a_helper_is_analysed_once_per_calling_kernel() -> None:
     reports = check_paths([str(HEADERS / "block_reduce")], Options())
     got = _accesses(reports)
     assert [(k, shape) for _, line, k, _, shape in got if line == 20] == [
-        ("k_col", (1, 32, 1)), ("k_row", (32, 1, 1)), ("k_tile", (8, 4, 1))]
+        ("k_col", (1, 32, 1)),
+        ("k_row", (32, 1, 1)),
+        ("k_tile", (8, 4, 1)),
+    ]
     assert all(src == "launch" for *_, src, _ in got)
     assert len(got) == 6
 
 
 def test_jobs_do_not_change_the_merged_results() -> None:
-    tasks = [FileTask(p, Options()) for p, _ in expand_paths([str(HEADERS / "header_twice"),
-                                                             str(HEADERS / "block_reduce")])]
+    tasks = [
+        FileTask(p, Options())
+        for p, _ in expand_paths([str(HEADERS / "header_twice"), str(HEADERS / "block_reduce")])
+    ]
     one = run_tasks(tasks, jobs=1)
     two = run_tasks(tasks, jobs=2)
     assert _accesses(one) == _accesses(two)
-    assert [[(d.file, d.line, d.code, d.message) for d in r.diagnostics] for r in one] == \
-        [[(d.file, d.line, d.code, d.message) for d in r.diagnostics] for r in two]
+    assert [[(d.file, d.line, d.code, d.message) for d in r.diagnostics] for r in one] == [
+        [(d.file, d.line, d.code, d.message) for d in r.diagnostics] for r in two
+    ]
 
 
 def test_summary_and_statistics_count_each_access_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -152,7 +172,8 @@ def test_fix_and_diff_edit_the_header(tmp_path: Path, monkeypatch: pytest.Monkey
     (tmp_path / "k.cuh").write_text(HEADER, encoding="utf-8")
     for name in ("a.cu", "b.cu"):
         (tmp_path / name).write_text(
-            '#include "k.cuh"\nvoid run(float *p) { col<<<1, 32>>>(p); }\n', encoding="utf-8")
+            '#include "k.cuh"\nvoid run(float *p) { col<<<1, 32>>>(p); }\n', encoding="utf-8"
+        )
     monkeypatch.chdir(tmp_path)
     code, out, _ = run("--diff", ".")
     assert code == 1
@@ -161,7 +182,8 @@ def test_fix_and_diff_edit_the_header(tmp_path: Path, monkeypatch: pytest.Monkey
     assert "+    __shared__ float t[32][33];" in out
     code, out, err = run("--fix", ".")
     assert (tmp_path / "k.cuh").read_text(encoding="utf-8") == HEADER.replace(
-        "t[32][32]", "t[32][33]")
+        "t[32][32]", "t[32][33]"
+    )
     assert code == 0, out + err
     assert "0 conflicts" in out
     assert (tmp_path / "a.cu").read_text(encoding="utf-8").startswith('#include "k.cuh"')
@@ -170,7 +192,8 @@ def test_fix_and_diff_edit_the_header(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_a_suppression_in_a_header_used_from_another_file_is_not_unused(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.chdir(HEADERS)
     code, out, _ = run("--extend-select", "CL100", "header_twice")
     assert code == 1
@@ -179,11 +202,13 @@ def test_a_suppression_in_a_header_used_from_another_file_is_not_unused(
     assert "CL100" not in out
     assert "2 conflicts" in out
     (HEADERS / "header_twice" / "transpose.cuh").read_text(encoding="utf-8").index(
-        "// cudalint: ignore[CL001]")
+        "// cudalint: ignore[CL001]"
+    )
 
 
 def test_directory_run_keeps_the_symbolic_record_of_a_partly_bound_parameter(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One launch binds n = 32, another passes a run-time n: the file keeps both records
     (32-way for n=32, the symbolic one for any n), alone and in a directory run with
     another file (where the run-level dedupe is active)."""
@@ -223,7 +248,8 @@ def test_directory_run_keeps_the_symbolic_record_of_a_partly_bound_parameter(
 
 
 def test_an_included_discovered_header_is_analysed_only_in_its_includer(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import cudalint.api as api
 
     directory = HEADERS / "included_once"
@@ -238,8 +264,13 @@ def test_an_included_discovered_header_is_analysed_only_in_its_includer(
     # the kernel launched nowhere and the helper called nowhere (both assumed shapes).
     got = _accesses(list(reports.values()))
     assert [(line, k, src) for f, line, k, src, _ in got if f == "kernels.cuh"] == [
-        (9, "strided", "launch"), (11, "strided", "launch"), (18, "unlaunched", "assumed"),
-        (20, "unlaunched", "assumed"), (27, "helper", "assumed"), (28, "helper", "assumed")]
+        (9, "strided", "launch"),
+        (11, "strided", "launch"),
+        (18, "unlaunched", "assumed"),
+        (20, "unlaunched", "assumed"),
+        (27, "helper", "assumed"),
+        (28, "helper", "assumed"),
+    ]
     # Analysed alone, the header lacks main.cu's TILE: a CL004 that the run no longer gives.
     assert not [d for r in reports.values() for d in r.diagnostics if d.code == "CL004"]
     monkeypatch.setattr(api, "included_elsewhere", lambda reports: {})
@@ -258,14 +289,19 @@ def test_a_named_header_is_still_analysed_on_its_own() -> None:
 
 
 def test_skipping_included_headers_keeps_jobs_and_the_summary(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.chdir(HEADERS)
     monkeypatch.setenv("NO_COLOR", "1")
     one = run("--isolated", "-j", "1", "included_once", "header_twice")
     two = run("--isolated", "-j", "2", "included_once", "header_twice")
     assert one == two
-    assert any(line.startswith("6 files, 12 accesses: 12 proved")
-               for line in one[1].strip().splitlines()[-2:])  # then "[*] N fixable ..."
+    assert any(
+        line.startswith("6 files, 12 accesses: 12 proved")
+        for line in one[1].strip().splitlines()[-2:]
+    )  # then "[*] N fixable ..."
     _, _, err = run("--isolated", "-v", "included_once")
-    assert (f"{os.path.join('included_once', 'kernels.cuh')}: analysed as part of "
-            f"{os.path.join('included_once', 'main.cu')}, which includes it") in err
+    assert (
+        f"{os.path.join('included_once', 'kernels.cuh')}: analysed as part of "
+        f"{os.path.join('included_once', 'main.cu')}, which includes it"
+    ) in err

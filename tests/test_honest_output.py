@@ -8,14 +8,14 @@ prints the settings in effect and a clang command line that runs as printed.
 
 from __future__ import annotations
 
+import functools
 import json
 import shlex
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from cudalint.cli import main
+from factories import run_cli
 
 # Two accesses cudalint proves and one whose index is loaded from memory.
 MOSTLY_KNOWN = """\
@@ -46,17 +46,12 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(["--isolated", *argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = functools.partial(run_cli, isolated=True)
 
 
 def reasons(capsys: pytest.CaptureFixture[str], source: str, *argv: str) -> dict[int, str]:
     Path("k.cu").write_text(source, encoding="utf-8")
-    _, out, _ = run(capsys, "--format", "json", "--show-all", "--max-unknown", "100",
-                    *argv, "k.cu")
+    _, out, _ = run(capsys, "--format", "json", "--show-all", "--max-unknown", "100", *argv, "k.cu")
     doc: dict[str, Any] = json.loads(out)
     return {a["line"]: a["reason"] for a in doc["accesses"]}
 
@@ -93,9 +88,7 @@ def test_mostly_unknown_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(("limit", "code"), [("66", 2), ("67", 0), ("100", 0), ("0", 2)])
-def test_max_unknown_threshold(
-    capsys: pytest.CaptureFixture[str], limit: str, code: int
-) -> None:
+def test_max_unknown_threshold(capsys: pytest.CaptureFixture[str], limit: str, code: int) -> None:
     Path("k.cu").write_text(MOSTLY_UNKNOWN, encoding="utf-8")
     got, _, err = run(capsys, "--max-unknown", limit, "k.cu")
     assert got == code
@@ -108,9 +101,7 @@ def test_no_access_is_not_mostly_unknown(capsys: pytest.CaptureFixture[str]) -> 
 
 
 @pytest.mark.parametrize("value", ["abc", "-1", "101", "nan"])
-def test_max_unknown_must_be_a_percentage(
-    capsys: pytest.CaptureFixture[str], value: str
-) -> None:
+def test_max_unknown_must_be_a_percentage(capsys: pytest.CaptureFixture[str], value: str) -> None:
     code, _, err = run(capsys, "--max-unknown", value, "k.cu")
     assert code == 2 and "--max-unknown" in err and "percentage" in err
 
@@ -120,8 +111,15 @@ def test_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "--format", "json", "k.cu")
     assert (code, err) == (2, "")  # JSON: everything is in the object
     assert json.loads(out)["summary"] == {
-        "files": 1, "failed_files": 0, "accesses": 3, "proved": 1, "worst_case": 0,
-        "unknown": 2, "conflicts": 0, "max_unknown_percent": 50.0, "too_many_unknown": True,
+        "files": 1,
+        "failed_files": 0,
+        "accesses": 3,
+        "proved": 1,
+        "worst_case": 0,
+        "unknown": 2,
+        "conflicts": 0,
+        "max_unknown_percent": 50.0,
+        "too_many_unknown": True,
     }
 
 
@@ -144,7 +142,9 @@ def test_sarif_and_github_report_it(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_calls_through_pointers_name_the_callee(capsys: pytest.CaptureFixture[str]) -> None:
-    got = reasons(capsys, """\
+    got = reasons(
+        capsys,
+        """\
 typedef int (*fn_t)(int);
 __device__ fn_t table[2];
 __global__ void k(fn_t fp) {
@@ -152,7 +152,8 @@ __global__ void k(fn_t fp) {
   s[table[blockIdx.x](threadIdx.x)] = 1;
   s[(*fp)(threadIdx.x)] = 2;
 }
-""")
+""",
+    )
     assert got[5] == "the index depends on call through 'table[blockIdx.x]'"
     assert got[6] == "the index depends on call through '(*fp)'"
     assert not any("''" in r for r in got.values())
@@ -161,7 +162,9 @@ __global__ void k(fn_t fp) {
 def test_a_declaration_that_did_not_parse_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     # 'idx_t' is unknown to clang: the declarations of r and c are invalid, and the
     # operators on them stay unresolved calls with no name.
-    got = reasons(capsys, """\
+    got = reasons(
+        capsys,
+        """\
 template <int BK>
 __global__ void k() {
   __shared__ float s[256];
@@ -170,7 +173,8 @@ __global__ void k() {
   s[r * BK + c] = 0;
 }
 void run() { k<8><<<1, 256>>>(); }
-""")
+""",
+    )
     assert got[6].startswith("the index depends on 'r', which clang could not resolve")
     assert "did not parse" in got[6]
 
@@ -178,7 +182,9 @@ void run() { k<8><<<1, 256>>>(); }
 def test_loop_counters_are_named_by_their_variable(capsys: pytest.CaptureFixture[str]) -> None:
     # Two loops whose start depends on the lane: each gets an iteration count that used
     # to show as 'k, k'.
-    got = reasons(capsys, """\
+    got = reasons(
+        capsys,
+        """\
 __global__ void k(const float *q) {
   __shared__ float t[16][128];
   for (int row = threadIdx.y; row < 16; row += blockDim.y) {
@@ -187,7 +193,8 @@ __global__ void k(const float *q) {
     }
   }
 }
-""")
+""",
+    )
     reason = got[5]
     # the 'col' loop's bound (col < 128, step blockDim.x) is enumerated per block shape
     # (issue 14, model/stride_loops.py); the 'row' loop's iterations are sampled
@@ -202,22 +209,30 @@ def test_an_unknown_parameter_that_changes_the_pattern_is_not_sampled(
 ) -> None:
     # Issue 13, item 3: a value the program never passes (a = 3 found by searching 0..15)
     # is no witness. Unknown, naming the parameters; exact where a launch gives them.
-    got = reasons(capsys, """\
+    got = reasons(
+        capsys,
+        """\
 __global__ void k(int a, int b) {
   __shared__ float s[4096];
   s[(threadIdx.x * a * b) % 4096] = 0;
 }
-""")
-    assert got[3] == ("a and b change the lane pattern in a way cudalint cannot prove for "
-                      "every value; it is analysed exactly where a launch or an "
-                      "instantiation gives their values")
-    Path("k.cu").write_text("""\
+""",
+    )
+    assert got[3] == (
+        "a and b change the lane pattern in a way cudalint cannot prove for "
+        "every value; it is analysed exactly where a launch or an "
+        "instantiation gives their values"
+    )
+    Path("k.cu").write_text(
+        """\
 __global__ void k(int a, int b) {
   __shared__ float s[4096];
   s[(threadIdx.x * a * b) % 4096] = 0;
 }
 void run() { k<<<1, 32>>>(3, 11); }
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     _, out, _ = run(capsys, "--format", "json", "--show-all", "k.cu")
     (a,) = json.loads(out)["accesses"]
     # words 33 tx mod 4096 = 33 tx for tx < 32: bank tx, all distinct
@@ -227,14 +242,17 @@ void run() { k<<<1, 32>>>(3, 11); }
 def test_a_variable_assigned_in_a_loop_reads_as_a_clause(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    got = reasons(capsys, """\
+    got = reasons(
+        capsys,
+        """\
 __global__ void k(const int *q, int n) {
   __shared__ float s[1024];
   int pos = threadIdx.x;
   for (int i = 0; i < n; i++) pos = pos * 3 + q[i];
   s[pos] = 1;
 }
-""")
+""",
+    )
     assert got[5] == "the index depends on 'pos', which is assigned in a loop"
 
 
@@ -247,15 +265,17 @@ def test_verbose_prints_settings_and_a_runnable_clang_line(
     import clang.cindex as ci
 
     Path("k.cu").write_text(
-        "#include <cuda_runtime.h>\n#include \"inc.h\"\n" + MOSTLY_KNOWN, encoding="utf-8"
+        '#include <cuda_runtime.h>\n#include "inc.h"\n' + MOSTLY_KNOWN, encoding="utf-8"
     )
     Path("include").mkdir()
     Path("include/inc.h").write_text("#define TILE 32\n", encoding="utf-8")
     code, _, err = run(capsys, "-v", "-I", "include", "-D", "N=4", "--arch", "sm_80", "k.cu")
     assert code == 0
     lines = [ln.removeprefix("cudalint: ") for ln in err.splitlines()]
-    assert "k.cu: arch sm_80, bank mode 4, block shape from launch sites, else assumed, " \
-           "std c++17, timeout 10 s, rules CL001,CL002,CL004" in lines
+    assert (
+        "k.cu: arch sm_80, bank mode 4, block shape from launch sites, else assumed, "
+        "std c++17, timeout 10 s, rules CL001,CL002,CL004" in lines
+    )
     (command,) = [ln for ln in lines if ln.startswith("k.cu: clang ")]
     argv = shlex.split(command.removeprefix("k.cu: "))
     assert argv[0] == "clang" and argv[-1] == "k.cu" and "-fsyntax-only" in argv

@@ -65,7 +65,9 @@ def test_unknown_x_or_too_many_shapes_is_unknown() -> None:
 
 
 def test_host_template_gives_kernel_arguments_and_shape(tmp_path: pathlib.Path) -> None:
-    tu = parse(tmp_path, """
+    tu = parse(
+        tmp_path,
+        """
 template <int BM> __global__ void k(float *out) {
     __shared__ float s[4096];
     s[threadIdx.x * BM] = 1.0f;
@@ -73,33 +75,44 @@ template <int BM> __global__ void k(float *out) {
 template <int BM> void run(float *o) { dim3 b(BM * 2); k<BM><<<1, b>>>(o); }
 template <int N> void outer(float *o) { run<N * 2>(o); }
 void go(float *o) { run<4>(o); outer<16>(o); }
-""")
+""",
+    )
     got = {(launch.block, launch.instantiation) for launch in tu.launches}
     assert got == {((8, 1, 1), "BM=4"), ((64, 1, 1), "BM=32")}
     assert {a.instantiation for a in tu.accesses} == {"BM=4", "BM=32"}
 
 
 def test_parameters_from_every_call_site(tmp_path: pathlib.Path) -> None:
-    tu = parse(tmp_path, KERNEL + """
+    tu = parse(
+        tmp_path,
+        KERNEL
+        + """
 void launch(float *o, int threads, dim3 shape) { k<<<1, threads>>>(o); k<<<1, shape>>>(o); }
 void a(float *o) { launch(o, 64, dim3(8, 8)); }
 void b(float *o, int n) { launch(o, 128, dim3(4, 8, n)); }
-""")
+""",
+    )
     assert shapes(tu) >= {(64, 1, 1), (128, 1, 1), (8, 8, 1), (4, 8, 1), (4, 8, 32)}
     assert (4, 8, 33) not in shapes(tu)
 
 
-def test_parameter_unknown_at_one_call_site_gives_no_shape_there(
-        tmp_path: pathlib.Path) -> None:
-    tu = parse(tmp_path, KERNEL + """
+def test_parameter_unknown_at_one_call_site_gives_no_shape_there(tmp_path: pathlib.Path) -> None:
+    tu = parse(
+        tmp_path,
+        KERNEL
+        + """
 void launch(float *o, int threads) { k<<<1, threads>>>(o); }
 void a(float *o, int n) { launch(o, n); launch(o, 256); }
-""")
+""",
+    )
     assert shapes(tu) == {None, (256, 1, 1)}
 
 
 def test_function_pointer_written_later_and_address_taken(tmp_path: pathlib.Path) -> None:
-    tu = parse(tmp_path, KERNEL + """
+    tu = parse(
+        tmp_path,
+        KERNEL
+        + """
 __global__ void k2(float *out) {}
 void f(float *o, int c) {
     void (*p)(float *) = k;
@@ -112,13 +125,17 @@ void g(float *o, void (**out)(float *)) {
     void (**r)(float *) = &q;
     q<<<1, 64>>>(o);
 }
-""")
+""",
+    )
     assert shapes(tu, "k") == {(32, 1, 1)}  # q's address is taken: not resolved
     assert shapes(tu, "k2") == {(32, 1, 1)}
 
 
 def test_array_written_or_passed_is_not_constant(tmp_path: pathlib.Path) -> None:
-    tu = parse(tmp_path, KERNEL + """
+    tu = parse(
+        tmp_path,
+        KERNEL
+        + """
 void fill(int *a);
 void f(float *o) {
     int a[] = {32, 64};
@@ -128,18 +145,23 @@ void f(float *o) {
     fill(b);
     for (int i = 0; i < 2; i++) k<<<1, b[i]>>>(o);
 }
-""")
+""",
+    )
     assert shapes(tu) == {None}
 
 
 def test_hostile_host_code_gives_no_traceback(tmp_path: pathlib.Path) -> None:
-    tu = parse(tmp_path, KERNEL + """
+    tu = parse(
+        tmp_path,
+        KERNEL
+        + """
 void rec(float *o, int n) { k<<<1, n>>>(o); rec(o, n * 2); }
 void forever(float *o) { for (int i = 0; ; i++) k<<<1, i>>>(o); }
 void huge(float *o) { for (int i = 1; i < 100000; i++) k<<<1, i>>>(o); }
 void down(float *o) { for (unsigned i = 64; i != 0; i -= 0) k<<<1, i>>>(o); }
 void start(float *o) { rec(o, 32); }
-""")
+""",
+    )
     assert (32, 1, 1) in shapes(tu)
     assert not any("could not" in n.message for n in tu.notes)
 
@@ -149,13 +171,20 @@ void start(float *o) { rec(o, 32); }
 TOOLKIT = "/usr/local/cuda"
 
 
-@pytest.mark.skipif(not os.path.isfile(os.path.join(TOOLKIT, "include", "cuda.h")),
-                    reason="no CUDA toolkit installed")
+@pytest.mark.skipif(
+    not os.path.isfile(os.path.join(TOOLKIT, "include", "cuda.h")),
+    reason="no CUDA toolkit installed",
+)
 def test_launches_through_a_real_toolkit(tmp_path: pathlib.Path) -> None:
     # clang lowers <<<>>> to __cudaPushCallConfiguration with the toolkit's headers.
-    tu = parse(tmp_path, KERNEL + """
+    tu = parse(
+        tmp_path,
+        KERNEL
+        + """
 void run(float *o) { dim3 b(16, 16); k<<<1, b>>>(o); }
-""", cuda_path=TOOLKIT)
+""",
+        cuda_path=TOOLKIT,
+    )
     assert shapes(tu) == {(16, 16, 1)}
     assert not any("cudaConfigureCall" in n.message for n in tu.notes)
 

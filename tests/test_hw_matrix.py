@@ -36,8 +36,9 @@ def test_matrix_rule_reproduces_measurement(row: dict[str, Any]) -> None:
 def test_matrix_rule_differs_from_lds128() -> None:
     # lanes in pairs share a row: an LDS.128 merges the quads (2 half-warp phases),
     # LDSM.x4 does not (4 phases, one per matrix): measured 4 ("pairs").
-    row = next(r for r in ROWS if r["tag"] == "pairs" and r["op"] == "ldmatrix"
-               and r["matrices"] == 4)
+    row = next(
+        r for r in ROWS if r["tag"] == "pairs" and r["op"] == "ldmatrix" and r["matrices"] == 4
+    )
     assert row["wavefronts"] == 4
     addrs = list(row["row_address"])
     assert warp_cost(addrs, 16, "load", parse_arch("sm_90")).wavefronts == 2

@@ -31,8 +31,16 @@ from cudalint.model.evaluate import evaluate
 ROOT = Path(__file__).resolve().parent.parent
 ROWS = [json.loads(x) for x in (ROOT / "tests/data/hw/sm90_wmma.jsonl").read_text().splitlines()]
 #: Element types as gen_wmma.py spells them (the memory type of tf32 is float).
-ELEMENT = {"half": "half", "__nv_bfloat16": "bf16", "tf32": "tf32", "float": "float",
-           "int": "int", "signed char": "s8", "unsigned char": "u8", "double": "double"}
+ELEMENT = {
+    "half": "half",
+    "__nv_bfloat16": "bf16",
+    "tf32": "tf32",
+    "float": "float",
+    "int": "int",
+    "signed char": "s8",
+    "unsigned char": "u8",
+    "double": "double",
+}
 SM90 = parse_arch("sm_90")
 
 
@@ -74,15 +82,18 @@ def test_lowering_reproduces_measurement(row: dict[str, Any]) -> None:
     assert len(row["sass"]) == low.instructions
     ops = {s.split(".")[0] for s in row["sass"]}
     if low.matrices:
-        assert ops == {"LDSM"} and all(s.endswith(f".{low.matrices}") or low.matrices == 1
-                                       for s in row["sass"])
+        assert ops == {"LDSM"} and all(
+            s.endswith(f".{low.matrices}") or low.matrices == 1 for s in row["sass"]
+        )
     else:
         assert ops <= {"LDS", "STS", "LD", "ST"}
     # the bank rule on the lanes' addresses, times the instructions: the measured totals
     addrs = [lane_address(low, lane, row["ldm"]) for lane in range(32)]
     cost = warp_cost(addrs, low.width, row["op"], SM90, matrix=low.matrices > 0)
     assert (cost.wavefronts * low.instructions, cost.ideal * low.instructions) == (
-        row["wavefronts"], row["ideal_wavefronts"])
+        row["wavefronts"],
+        row["ideal_wavefronts"],
+    )
 
 
 @pytest.mark.parametrize("row", ROWS[::7], ids=[r["case"] for r in ROWS[::7]])
@@ -108,8 +119,11 @@ def _records(args: list[str]) -> list[dict[str, Any]]:
     from cudalint.cli import main
 
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()), \
-            contextlib.suppress(SystemExit):
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(io.StringIO()),
+        contextlib.suppress(SystemExit),
+    ):
         main(args)
     accesses: list[dict[str, Any]] = json.loads(out.getvalue())["accesses"]
     return accesses
@@ -118,13 +132,17 @@ def _records(args: list[str]) -> list[dict[str, Any]]:
 def test_older_archs_leave_wmma_unknown() -> None:
     fixture = str(ROOT / "fixtures" / "wmma_fragments.cu")
     text = (ROOT / "fixtures" / "wmma_fragments.cu").read_text().splitlines()
-    wmma_lines = {i + 1 for i, ln in enumerate(text)
-                  if "_matrix_sync(" in ln and "// access:" in ln}
-    for arch, modelled in (("sm_70", False), ("sm_75", False), ("sm_80", True),
-                           ("sm_90", True)):
-        recs = [r for r in _records(["--format", "json", "--show-all", "--max-unknown", "100",
-                                     "--arch", arch, fixture])
-                if r["line"] in wmma_lines]
+    wmma_lines = {
+        i + 1 for i, ln in enumerate(text) if "_matrix_sync(" in ln and "// access:" in ln
+    }
+    for arch, modelled in (("sm_70", False), ("sm_75", False), ("sm_80", True), ("sm_90", True)):
+        recs = [
+            r
+            for r in _records(
+                ["--format", "json", "--show-all", "--max-unknown", "100", "--arch", arch, fixture]
+            )
+            if r["line"] in wmma_lines
+        ]
         assert len(recs) == len(wmma_lines)
         proved = [r for r in recs if r["status"] == "proved"]
         if modelled:

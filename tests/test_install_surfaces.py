@@ -34,8 +34,14 @@ def _blocks(text: str, lang: str) -> list[str]:
 
 def _git_tags() -> set[str] | None:
     try:
-        proc = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=30, check=False)
+        proc = subprocess.run(
+            ["git", "tag", "--list"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
     except OSError:
         return None
     return set(proc.stdout.split()) if proc.returncode == 0 else None
@@ -45,7 +51,10 @@ def _git_tags() -> set[str] | None:
 
 
 SURFACES = [
-    "README.md", "CHANGELOG.md", "action.yml", "editors/vscode/package.json",
+    "README.md",
+    "CHANGELOG.md",
+    "action.yml",
+    "editors/vscode/package.json",
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md")),
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "cudalint").rglob("*.py")),
 ]
@@ -75,8 +84,7 @@ def test_readme_install_block_uses_the_clone_and_existing_extras() -> None:
 
 def test_lsp_extension_setting_says_how_to_install() -> None:
     package = json.loads((ROOT / "editors/vscode/package.json").read_text(encoding="utf-8"))
-    text = package["contributes"]["configuration"]["properties"]["cudalint.path"][
-        "description"]
+    text = package["contributes"]["configuration"]["properties"]["cudalint.path"]["description"]
     assert "pip install '.[lsp]'" in text and "clone" in text
 
 
@@ -158,7 +166,7 @@ def test_action_is_composite_and_installs_from_its_checkout(action: dict) -> Non
     steps = action["runs"]["steps"]
     install = next(s for s in steps if s.get("name", "").startswith("Install"))
     assert install["env"]["ACTION_PATH"] == "${{ github.action_path }}"
-    assert 'pip install' in install["run"] and '"$ACTION_PATH"' in install["run"]
+    assert "pip install" in install["run"] and '"$ACTION_PATH"' in install["run"]
     upload = next(s for s in steps if "upload-sarif" in s.get("uses", ""))
     assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
     assert upload["with"]["sarif_file"] == "${{ steps.run.outputs.sarif-file }}"
@@ -171,8 +179,7 @@ def _step(action: dict, name: str) -> str:  # type: ignore[type-arg]
     return next(s["run"] for s in action["runs"]["steps"] if s.get("name") == name)
 
 
-def test_action_run_step_writes_sarif_and_the_status(
-        action: dict, tmp_path: Path) -> None:  # type: ignore[type-arg]
+def test_action_run_step_writes_sarif_and_the_status(action: dict, tmp_path: Path) -> None:  # type: ignore[type-arg]
     """The run step's script, executed with this environment's cudalint standing in for
     the one the install step puts in ``$RUNNER_TEMP/cudalint-venv``."""
     venv_bin = tmp_path / "runner" / "cudalint-venv" / "bin"
@@ -185,12 +192,24 @@ def test_action_run_step_writes_sarif_and_the_status(
     (work / "src").mkdir(parents=True)
     (work / "src" / "t.cu").write_bytes((ROOT / "examples" / "transpose.cu").read_bytes())
     output = tmp_path / "github_output"
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("CUDALINT")},
-           "RUNNER_TEMP": str(tmp_path / "runner"), "GITHUB_OUTPUT": str(output),
-           "INPUT_PATHS": "src", "INPUT_ARGS": "--isolated --arch=sm_90",
-           "INPUT_SARIF_FILE": "out.sarif", "INPUT_ANNOTATIONS": "true"}
-    proc = subprocess.run(["bash", "-c", _step(action, "Run cudalint")], cwd=work, env=env,
-                          capture_output=True, text=True, timeout=300, check=False)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("CUDALINT")},
+        "RUNNER_TEMP": str(tmp_path / "runner"),
+        "GITHUB_OUTPUT": str(output),
+        "INPUT_PATHS": "src",
+        "INPUT_ARGS": "--isolated --arch=sm_90",
+        "INPUT_SARIF_FILE": "out.sarif",
+        "INPUT_ANNOTATIONS": "true",
+    }
+    proc = subprocess.run(
+        ["bash", "-c", _step(action, "Run cudalint")],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert output.read_text().splitlines() == ["sarif-file=out.sarif", "exit-code=1"]
     sarif = json.loads((work / "out.sarif").read_text(encoding="utf-8"))
@@ -199,11 +218,20 @@ def test_action_run_step_writes_sarif_and_the_status(
     assert "::warning file=src/t.cu,line=32" in proc.stdout  # annotations: "true"
 
     fail = _step(action, "Fail on findings")
-    for status, fail_on, code in (("1", "true", 1), ("1", "false", 0), ("2", "false", 2),
-                                  ("0", "true", 0)):
-        proc = subprocess.run(["bash", "-c", fail],
-                              env={**env, "STATUS": status, "FAIL_ON_FINDINGS": fail_on},
-                              capture_output=True, text=True, timeout=60, check=False)
+    for status, fail_on, code in (
+        ("1", "true", 1),
+        ("1", "false", 0),
+        ("2", "false", 2),
+        ("0", "true", 0),
+    ):
+        proc = subprocess.run(
+            ["bash", "-c", fail],
+            env={**env, "STATUS": status, "FAIL_ON_FINDINGS": fail_on},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         assert proc.returncode == code, (status, fail_on, proc.stdout)
 
 
@@ -211,11 +239,13 @@ def test_action_run_step_writes_sarif_and_the_status(
 
 
 def test_readme_concise_session_is_what_cudalint_prints(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from cudalint.cli import main
 
-    sessions = re.findall(r"```console\n\$ (cudalint --format concise [^\n]*)\n(.*?)```",
-                          README, re.S)
+    sessions = re.findall(
+        r"```console\n\$ (cudalint --format concise [^\n]*)\n(.*?)```", README, re.S
+    )
     assert sessions, "README shows no --format concise session"
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("NO_COLOR", "1")
@@ -229,9 +259,12 @@ def test_start_does_not_import_sympy() -> None:
     """pre-commit starts cudalint for each commit: the command line and every output
     format load without sympy (≈175 ms to import), which the model imports only when an
     index has a uniform symbol to solve for."""
-    code = ("import sys, cudalint.cli, cudalint.output.concise, cudalint.output.sarif, "
-            "cudalint.output.json, cudalint.baseline\n"
-            "sys.exit('sympy' in sys.modules)\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, check=False)
+    code = (
+        "import sys, cudalint.cli, cudalint.output.concise, cudalint.output.sarif, "
+        "cudalint.output.json, cudalint.baseline\n"
+        "sys.exit('sympy' in sys.modules)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
     assert proc.returncode == 0, proc.stderr

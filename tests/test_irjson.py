@@ -39,16 +39,22 @@ _ARGS = re.compile(r"//\s*cudalint-args:(.*)$", re.MULTILINE)
 
 
 def _args(files: list[Path]) -> list[str]:
-    return [a for f in files for m in _ARGS.finditer(f.read_text("utf-8"))
-            for a in shlex.split(m.group(1))]
+    return [
+        a
+        for f in files
+        for m in _ARGS.finditer(f.read_text("utf-8"))
+        for a in shlex.split(m.group(1))
+    ]
 
 
 def _cases() -> dict[str, list[str]]:
     """name -> argv (relative paths: run from the repository root)."""
     cases: dict[str, list[str]] = {}
-    singles = [*sorted((ROOT / "fixtures").glob("*.cu")),
-               *sorted((ROOT / "fixtures" / "fixes").glob("*.cu")),
-               *sorted((ROOT / "bench" / "accuracy").glob("*.cu"))]
+    singles = [
+        *sorted((ROOT / "fixtures").glob("*.cu")),
+        *sorted((ROOT / "fixtures" / "fixes").glob("*.cu")),
+        *sorted((ROOT / "bench" / "accuracy").glob("*.cu")),
+    ]
     for path in singles:
         rel = str(path.relative_to(ROOT))
         cases[rel] = [*_args([path]), rel]
@@ -139,11 +145,16 @@ def _cli(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-@pytest.mark.parametrize("name", [
-    "fixtures/headers/header_twice", "fixtures/headers/block_reduce",
-    "fixtures/launch_param_constants.cu", "fixtures/kepler_sm35.cu",
-    "bench/accuracy/atomics.cu",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "fixtures/headers/header_twice",
+        "fixtures/headers/block_reduce",
+        "fixtures/launch_param_constants.cu",
+        "fixtures/kepler_sm35.cu",
+        "bench/accuracy/atomics.cu",
+    ],
+)
 def test_replay_equals_cudalint_main(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     rec = recorded(name)
     code, out = _cli(rec.argv, monkeypatch)
@@ -162,12 +173,14 @@ def test_the_header_fixture_exercises_suppressions_and_covered_headers() -> None
         for _, text in lines:
             assert "cudalint: ignore" in text
     without = dataclasses.replace(rec.run, suppressions={})
-    assert irjson.render_ir(without, show_all=True)[0] != irjson.render_ir(rec.run,
-                                                                          show_all=True)[0]
+    assert (
+        irjson.render_ir(without, show_all=True)[0] != irjson.render_ir(rec.run, show_all=True)[0]
+    )
 
 
-def test_module_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_module_command_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(ROOT)
     assert irjson.main(["dump", "-j", "1", "fixtures/transpose_2d_32x32.cu"]) == 0
     dumped = capsys.readouterr().out
@@ -176,8 +189,9 @@ def test_module_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
     path.write_text(dumped, "utf-8")
     status = irjson.main(["check", "--show-all", str(path)])
     out = capsys.readouterr().out
-    code, cli_out = _cli(["--format", "json", "--show-all", "fixtures/transpose_2d_32x32.cu"],
-                         monkeypatch)
+    code, cli_out = _cli(
+        ["--format", "json", "--show-all", "fixtures/transpose_2d_32x32.cu"], monkeypatch
+    )
     assert status == code == 1
     assert _without_fixes(out) == _without_fixes(cli_out)
     assert irjson.main(["check", str(tmp_path / "missing.json")]) == 2
@@ -187,16 +201,22 @@ def test_module_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
     assert irjson.main(["frobnicate"]) == 2
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--fix", "fixtures/guarded.cu"], "--fix"),
-    (["--baseline", "b.json", "fixtures/guarded.cu"], "--baseline"),
-    (["--arch", "sm_xx", "fixtures/guarded.cu"], "sm_xx"),
-    ([], "no paths"),
-    (["--version"], "no run"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--fix", "fixtures/guarded.cu"], "--fix"),
+        (["--baseline", "b.json", "fixtures/guarded.cu"], "--baseline"),
+        (["--arch", "sm_xx", "fixtures/guarded.cu"], "sm_xx"),
+        ([], "no paths"),
+        (["--version"], "no run"),
+    ],
+)
 def test_dump_refuses_what_it_cannot_record(argv: list[str], message: str) -> None:
-    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()), \
-            pytest.raises(ValueError, match=re.escape(message)):
+    with (
+        contextlib.redirect_stderr(io.StringIO()),
+        contextlib.redirect_stdout(io.StringIO()),
+        pytest.raises(ValueError, match=re.escape(message)),
+    ):
         irjson.dump_run(argv, str(ROOT))
 
 
@@ -238,11 +258,36 @@ def test_every_kind_of_value_round_trips() -> None:
     unit = ir.TranslationUnit(
         "k.cu",
         kernels=(ir.Kernel("k", _span(), 256, (32, 8, 1), ("T",)),),
-        arrays=(ir.SharedArray("k::s", "s", "float", 4, (0,), _span(), (), (), "k", 16,
-                               ir.Select(ir.Const(1), sym, ir.Opaque("load", (sym,)))),),
-        accesses=(ir.Access("k::s", "k", "atomic", 4, ir.Cast(sym, ir.LONG), _span(2),
-                            guard=ir.Unary("!", sym), launch_params=("W",),
-                            atomic_op="atomicAdd", atomic_operand=-1, matrix=True),),
+        arrays=(
+            ir.SharedArray(
+                "k::s",
+                "s",
+                "float",
+                4,
+                (0,),
+                _span(),
+                (),
+                (),
+                "k",
+                16,
+                ir.Select(ir.Const(1), sym, ir.Opaque("load", (sym,))),
+            ),
+        ),
+        accesses=(
+            ir.Access(
+                "k::s",
+                "k",
+                "atomic",
+                4,
+                ir.Cast(sym, ir.LONG),
+                _span(2),
+                guard=ir.Unary("!", sym),
+                launch_params=("W",),
+                atomic_op="atomicAdd",
+                atomic_operand=-1,
+                matrix=True,
+            ),
+        ),
         launches=(ir.Launch("k", None, _span(3), "T=4", (32, None, None)),),
         notes=(ir.Note("warning", "caf\u00e9 \u2192 \U0001f600", None),),
         parsed=False,
@@ -251,9 +296,14 @@ def test_every_kind_of_value_round_trips() -> None:
     text = irjson.dumps_tu(unit)
     assert irjson.loads_tu(text) == unit
     assert irjson.loads_tu(text.encode("utf-8")) == unit
-    run = Run(files=(irjson.FileEntry("a.cu", codes=frozenset({"CL001", "CL100"}), unit=unit),
-                     irjson.FileEntry("b.cu", error="cannot read file")),
-              max_unknown=float("inf"), suppressions={"a.cu": ((3, "//cudalint: ignore"),)})
+    run = Run(
+        files=(
+            irjson.FileEntry("a.cu", codes=frozenset({"CL001", "CL100"}), unit=unit),
+            irjson.FileEntry("b.cu", error="cannot read file"),
+        ),
+        max_unknown=float("inf"),
+        suppressions={"a.cu": ((3, "//cudalint: ignore"),)},
+    )
     back = irjson.loads_run(irjson.dumps_run(run))
     assert back == run
     assert isinstance(back.files[0].unit.accesses[0].launch_params, tuple)  # type: ignore[union-attr]
@@ -261,8 +311,12 @@ def test_every_kind_of_value_round_trips() -> None:
 
 
 def test_writing_is_sorted_and_leaves_out_defaults() -> None:
-    unit = ir.TranslationUnit("k.cu", accesses=(
-        ir.Access("k::s", "k", "load", 4, ir.Sym("threadIdx.x", lane_dependent=True), _span()),))
+    unit = ir.TranslationUnit(
+        "k.cu",
+        accesses=(
+            ir.Access("k::s", "k", "load", 4, ir.Sym("threadIdx.x", lane_dependent=True), _span()),
+        ),
+    )
     text = irjson.dumps_tu(unit)
     line = next(x for x in text.splitlines() if '"Access"' in x)
     record = json.loads(line.strip().rstrip(","))
@@ -287,10 +341,15 @@ def _unit_doc(unit: Any, **top: Any) -> str:
 
 
 _CONST = {"_t": "Const", "value": 1}
-_ACCESS = {"_t": "Access", "array": "k::s", "kernel": "k", "kind": "load", "width": 4,
-           "offset": _CONST,
-           "span": {"_t": "Span", "file": "k.cu", "line": 1, "column": 1, "end_line": 1,
-                    "end_column": 2}}
+_ACCESS = {
+    "_t": "Access",
+    "array": "k::s",
+    "kernel": "k",
+    "kind": "load",
+    "width": 4,
+    "offset": _CONST,
+    "span": {"_t": "Span", "file": "k.cu", "line": 1, "column": 1, "end_line": 1, "end_column": 2},
+}
 
 
 def _with_access(**changes: Any) -> str:
@@ -298,41 +357,84 @@ def _with_access(**changes: Any) -> str:
     return _unit_doc({"_t": "TranslationUnit", "file": "k.cu", "accesses": [access]})
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "not JSON"),
-    ("{", "not JSON"),
-    (b"\xff\xfe", "not UTF-8"),
-    ("[1, 2]", "expected a JSON object, got an array"),
-    ('{"format": "cudalint-ir-unit", "version": 2, "unit": null}', "version 2 is not supported"),
-    ('{"format": "cudalint-ir-unit", "version": true, "unit": null}', "version True"),
-    ('{"format": "something", "version": 1}', "not a cudalint-ir-unit document"),
-    ('{"format": "cudalint-ir-unit", "version": 1}', "without 'unit'"),
-    ('{"format": "cudalint-ir-unit", "version": 1, "unit": {}, "x": 1}', "unknown key 'x'"),
-    (_unit_doc([]), "unit: expected a TranslationUnit node, got an array"),
-    (_unit_doc({"_t": "TranslationUnit"}), "lacks its field 'file'"),
-    (_unit_doc({"_t": "TranslationUnit", "file": "k.cu", "colour": 1}), "no field 'colour'"),
-    (_unit_doc({"_t": "TranslationUnit", "file": 3}), "unit.file: expected str, got the number 3"),
-    (_unit_doc({"_t": "TranslationUnit", "file": "k.cu", "parsed": 1}), "expected bool"),
-    (_with_access(width="4"), "unit.accesses[0].width: expected int, got the string '4'"),
-    (_with_access(width=True), "expected int, got a boolean"),
-    (_with_access(kind="read"), "unit.accesses[0].kind: expected Literal"),
-    (_with_access(offset={"_t": "Span"}), "unit.accesses[0].offset: expected Const | Sym"),
-    (_with_access(offset={"_t": "Nope"}), "got a 'Nope' node"),
-    (_with_access(offset={"_t": "Binary", "op": "**", "lhs": _CONST, "rhs": _CONST}),
-     "unit.accesses[0].offset.op: expected Literal"),
-    (_with_access(offset={"_t": "Const", "value": 1.5}), "offset.value: expected int"),
-    (_with_access(offset={"_t": "Const", "value": 1, "type": {"_t": "IntType", "bits": None}}),
-     "offset.type.bits: expected int, got null"),
-    (_with_access(indices={"a": 1}), "indices: expected an array, got an object"),
-    (_with_access(indices=[_CONST, 7]), "indices[1]: expected Const | Sym"),
-    (_unit_doc({"_t": "TranslationUnit", "file": "k.cu", "kernels": [
-        {"_t": "Kernel", "name": "k", "span": _ACCESS["span"], "annotated_block": [32, 1]}]}),
-     "annotated_block: expected tuple[int, int, int] | None, got an array"),
-    (_unit_doc({"_t": "TranslationUnit", "file": "k.cu", "notes": [
-        {"_t": "Note", "severity": "note", "message": "m", "span": {"_t": "float", "v": "x"}}]}),
-     "span: expected Span | None"),
-    ("[" * 200_000 + "]" * 200_000, "nested too deeply"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "not JSON"),
+        ("{", "not JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+        ("[1, 2]", "expected a JSON object, got an array"),
+        (
+            '{"format": "cudalint-ir-unit", "version": 2, "unit": null}',
+            "version 2 is not supported",
+        ),
+        ('{"format": "cudalint-ir-unit", "version": true, "unit": null}', "version True"),
+        ('{"format": "something", "version": 1}', "not a cudalint-ir-unit document"),
+        ('{"format": "cudalint-ir-unit", "version": 1}', "without 'unit'"),
+        ('{"format": "cudalint-ir-unit", "version": 1, "unit": {}, "x": 1}', "unknown key 'x'"),
+        (_unit_doc([]), "unit: expected a TranslationUnit node, got an array"),
+        (_unit_doc({"_t": "TranslationUnit"}), "lacks its field 'file'"),
+        (_unit_doc({"_t": "TranslationUnit", "file": "k.cu", "colour": 1}), "no field 'colour'"),
+        (
+            _unit_doc({"_t": "TranslationUnit", "file": 3}),
+            "unit.file: expected str, got the number 3",
+        ),
+        (_unit_doc({"_t": "TranslationUnit", "file": "k.cu", "parsed": 1}), "expected bool"),
+        (_with_access(width="4"), "unit.accesses[0].width: expected int, got the string '4'"),
+        (_with_access(width=True), "expected int, got a boolean"),
+        (_with_access(kind="read"), "unit.accesses[0].kind: expected Literal"),
+        (_with_access(offset={"_t": "Span"}), "unit.accesses[0].offset: expected Const | Sym"),
+        (_with_access(offset={"_t": "Nope"}), "got a 'Nope' node"),
+        (
+            _with_access(offset={"_t": "Binary", "op": "**", "lhs": _CONST, "rhs": _CONST}),
+            "unit.accesses[0].offset.op: expected Literal",
+        ),
+        (_with_access(offset={"_t": "Const", "value": 1.5}), "offset.value: expected int"),
+        (
+            _with_access(
+                offset={"_t": "Const", "value": 1, "type": {"_t": "IntType", "bits": None}}
+            ),
+            "offset.type.bits: expected int, got null",
+        ),
+        (_with_access(indices={"a": 1}), "indices: expected an array, got an object"),
+        (_with_access(indices=[_CONST, 7]), "indices[1]: expected Const | Sym"),
+        (
+            _unit_doc(
+                {
+                    "_t": "TranslationUnit",
+                    "file": "k.cu",
+                    "kernels": [
+                        {
+                            "_t": "Kernel",
+                            "name": "k",
+                            "span": _ACCESS["span"],
+                            "annotated_block": [32, 1],
+                        }
+                    ],
+                }
+            ),
+            "annotated_block: expected tuple[int, int, int] | None, got an array",
+        ),
+        (
+            _unit_doc(
+                {
+                    "_t": "TranslationUnit",
+                    "file": "k.cu",
+                    "notes": [
+                        {
+                            "_t": "Note",
+                            "severity": "note",
+                            "message": "m",
+                            "span": {"_t": "float", "v": "x"},
+                        }
+                    ],
+                }
+            ),
+            "span: expected Span | None",
+        ),
+        ("[" * 200_000 + "]" * 200_000, "nested too deeply"),
+    ],
+)
 def test_malformed_documents(text: str | bytes, message: str) -> None:
     with pytest.raises(IRFormatError) as info:
         irjson.loads_tu(text)
@@ -340,17 +442,38 @@ def test_malformed_documents(text: str | bytes, message: str) -> None:
     assert isinstance(info.value, ValueError)
 
 
-@pytest.mark.parametrize("run, message", [
-    ({"_t": "Run", "files": [{"_t": "FileEntry", "path": "a.cu", "codes": ["CL001"]}]},
-     "run.files[0].codes: expected a frozenset"),
-    ({"_t": "Run", "suppressions": {"a.cu": []}}, "run.suppressions: expected a dict"),
-    ({"_t": "Run", "suppressions": {"_t": "dict", "v": [["a.cu"]]}}, "not a [key, value] pair"),
-    ({"_t": "Run", "suppressions": {"_t": "dict", "v": [["a.cu", [[1]]]]}},
-     "run.suppressions['a.cu'][0]: expected 2 items, got 1"),
-    ({"_t": "Run", "max_unknown": {"_t": "float", "v": "lots"}}, "run.max_unknown: expected float"),
-    ({"_t": "Run", "files": [{"_t": "FileEntry", "path": "a.cu", "options": {
-        "_t": "Options", "bank_mode": "16"}}]}, "run.files[0].options.bank_mode"),
-])
+@pytest.mark.parametrize(
+    "run, message",
+    [
+        (
+            {"_t": "Run", "files": [{"_t": "FileEntry", "path": "a.cu", "codes": ["CL001"]}]},
+            "run.files[0].codes: expected a frozenset",
+        ),
+        ({"_t": "Run", "suppressions": {"a.cu": []}}, "run.suppressions: expected a dict"),
+        ({"_t": "Run", "suppressions": {"_t": "dict", "v": [["a.cu"]]}}, "not a [key, value] pair"),
+        (
+            {"_t": "Run", "suppressions": {"_t": "dict", "v": [["a.cu", [[1]]]]}},
+            "run.suppressions['a.cu'][0]: expected 2 items, got 1",
+        ),
+        (
+            {"_t": "Run", "max_unknown": {"_t": "float", "v": "lots"}},
+            "run.max_unknown: expected float",
+        ),
+        (
+            {
+                "_t": "Run",
+                "files": [
+                    {
+                        "_t": "FileEntry",
+                        "path": "a.cu",
+                        "options": {"_t": "Options", "bank_mode": "16"},
+                    }
+                ],
+            },
+            "run.files[0].options.bank_mode",
+        ),
+    ],
+)
 def test_malformed_run_documents(run: dict[str, Any], message: str) -> None:
     text = json.dumps({"format": "cudalint-ir", "version": 1, "run": run})
     with pytest.raises(IRFormatError) as info:
@@ -365,14 +488,14 @@ def test_malformed_run_documents(run: dict[str, Any], message: str) -> None:
 
 def test_suppression_lines_keep_the_directives_and_drop_the_code() -> None:
     source = (
-        b'int secret_a = 1;  // cudalint: ignore[CL001]\n'
-        b'  // cudalint: ignore-file[CL002, possible-bank-conflict]\n'
-        b'// note about secret_b // cudalint: ignore\n'
+        b"int secret_a = 1;  // cudalint: ignore[CL001]\n"
+        b"  // cudalint: ignore-file[CL002, possible-bank-conflict]\n"
+        b"// note about secret_b // cudalint: ignore\n"
         b'const char* s = "// cudalint: ignore[CL003]";\n'
-        b'/* // cudalint: ignore[CL004]\n'
-        b'   still a block */ x = 1; // cudalint:ignore [CL005] and secret_c\n'
-        b'\t//cudalint: ignore[CL001]//cudalint: ignore-file\n'
-        b'y = t[i]; // cudalint: ignore[\xff\xfe]\n'
+        b"/* // cudalint: ignore[CL004]\n"
+        b"   still a block */ x = 1; // cudalint:ignore [CL005] and secret_c\n"
+        b"\t//cudalint: ignore[CL001]//cudalint: ignore-file\n"
+        b"y = t[i]; // cudalint: ignore[\xff\xfe]\n"
     )
     lines = irjson.suppression_lines(source)
     text = "\n".join(t for _, t in lines)
@@ -381,9 +504,11 @@ def test_suppression_lines_keep_the_directives_and_drop_the_code() -> None:
 
     def facts(data: bytes) -> list[tuple[Any, ...]]:
         # Line 8's selector is not UTF-8: kept as "?" bytes, its columns unchanged.
-        return [(s.line, s.column, s.end_column, s.kind, s.target_line)
-                + ((s.selectors,) if s.line != 8 else ())
-                for s in find_suppressions(data)]
+        return [
+            (s.line, s.column, s.end_column, s.kind, s.target_line)
+            + ((s.selectors,) if s.line != 8 else ())
+            for s in find_suppressions(data)
+        ]
 
     assert facts(rebuilt) == facts(source)
     assert len(find_suppressions(source)) == 7

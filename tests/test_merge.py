@@ -42,11 +42,26 @@ def mul(a: Expr, b: Expr) -> Expr:
     return Binary("*", a, b, INT)
 
 
-def acc(index: Expr, array: str = "k::s", region: int = 0, kind: str = "load",
-        width: int = 4, **kw: object) -> Access:
+def acc(
+    index: Expr,
+    array: str = "k::s",
+    region: int = 0,
+    kind: str = "load",
+    width: int = 4,
+    **kw: object,
+) -> Access:
     off = Binary("*", index, Const(width), LONG)
-    return Access(array, "k", kind, width, off, SPAN, text=f"s[{index}]",  # type: ignore[arg-type]
-                  region=region, **kw)  # type: ignore[arg-type]
+    return Access(
+        array,
+        "k",
+        kind,
+        width,
+        off,
+        SPAN,
+        text=f"s[{index}]",  # type: ignore[arg-type]
+        region=region,
+        **kw,
+    )  # type: ignore[arg-type]
 
 
 def two(c: int = 0) -> Expr:
@@ -100,15 +115,15 @@ def test_float3_members_are_not_merged() -> None:
 def test_merged_pair_is_one_conflict_free_8_byte_load() -> None:
     array = SharedArray("k::s", "s", "float", 4, (64,), SPAN)
     a, b = acc(two()), replace(acc(two(1)), order=1)
-    tu = TranslationUnit("m.cu", (Kernel("k", SPAN),), (array,), (a, b),
-                         (Launch("k", (32, 1, 1), SPAN),))
+    tu = TranslationUnit(
+        "m.cu", (Kernel("k", SPAN),), (array,), (a, b), (Launch("k", (32, 1, 1), SPAN),)
+    )
     results = analyze(tu, Options())
     # 32 lanes x 8 contiguous bytes: two half-warp phases, one wavefront each (ways 1)
     assert [(r.wavefronts, r.ideal_wavefronts, r.merged_width) for r in results] == [
-        (2, 2, 8), (2, 2, 8)
+        (2, 2, 8),
+        (2, 2, 8),
     ]
     # without region information the same two loads are each 2-way
     tu2 = replace(tu, accesses=(replace(a, region=-1), replace(b, region=-1)))
-    assert [(r.wavefronts, r.ideal_wavefronts) for r in analyze(tu2, Options())] == [
-        (2, 1), (2, 1)
-    ]
+    assert [(r.wavefronts, r.ideal_wavefronts) for r in analyze(tu2, Options())] == [(2, 1), (2, 1)]

@@ -20,7 +20,8 @@ from cudalint.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location(
-    "gen_merge_probe", ROOT / "bench" / "accuracy" / "gen_merge_probe.py")
+    "gen_merge_probe", ROOT / "bench" / "accuracy" / "gen_merge_probe.py"
+)
 assert _spec is not None and _spec.loader is not None
 probe = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = probe  # dataclasses look their module up
@@ -29,7 +30,9 @@ _spec.loader.exec_module(probe)
 #: Cases the model does not follow, each for a reason docs/bank-model.md gives.
 KNOWN_GAPS = {
     # __builtin_assume_aligned: the frontend records no access through it
-    "dyn_assume8", "dyn_assume16", "dyn_assume8_quad",
+    "dyn_assume8",
+    "dyn_assume16",
+    "dyn_assume8_quad",
     # nvcc raised an __align__(4) char array to 8; the model keeps the declared 4
     "st_i8_a4_oct",
     # narrow integers: nvcc weighs the use (int sums of shorts stay 16-bit loads)
@@ -47,7 +50,8 @@ KNOWN_GAPS = {
     "loop_store_between",
     # thread index and loop variable both lowering the offset: nvcc merges these two in
     # part or whole, s[1023 - 32t - k] not at all; the model leaves all of them alone
-    "loop_desc_even", "loop_desc_neg_first",
+    "loop_desc_even",
+    "loop_desc_neg_first",
 }
 
 #: Loop probes: one access stands for all its iterations (see ``test_unrolled_loops``).
@@ -76,13 +80,18 @@ def predicted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Counter[tup
     return {k: Counter({key: round(v) for key, v in c.items()}) for k, c in counts.items()}
 
 
-@pytest.mark.parametrize("case", [c for c in probe.CASES if c not in LOOPS],
-                         ids=lambda c: c.name)
-def test_model_merges_as_nvcc_did(case: object, predicted: dict[str, Counter[tuple[str, int]]]
-                                  ) -> None:
+@pytest.mark.parametrize("case", [c for c in probe.CASES if c not in LOOPS], ids=lambda c: c.name)
+def test_model_merges_as_nvcc_did(
+    case: object, predicted: dict[str, Counter[tuple[str, int]]]
+) -> None:
     want = probe.recorded_counts(case)
-    got = Counter({k: n for k, n in predicted.get(case.name, Counter()).items()  # type: ignore[attr-defined]
-                   if k[0] == case.kind})  # type: ignore[attr-defined]
+    got = Counter(
+        {
+            k: n
+            for k, n in predicted.get(case.name, Counter()).items()  # type: ignore[attr-defined]
+            if k[0] == case.kind
+        }
+    )  # type: ignore[attr-defined]
     if case.name in KNOWN_GAPS:  # type: ignore[attr-defined]
         assert got != want, "a known gap now matches nvcc: take it off KNOWN_GAPS"
         return
@@ -96,8 +105,9 @@ def test_the_llm_c_shape_is_two_loads(predicted: dict[str, Counter[tuple[str, in
 
 
 @pytest.fixture(scope="module")
-def unrolled(tmp_path_factory: pytest.TempPathFactory
-             ) -> dict[str, tuple[Counter[tuple[str, int]], bool]]:
+def unrolled(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[Counter[tuple[str, int]], bool]]:
     """Per kernel, the model's instructions (kind, bytes) and whether every access became
     instructions of an unrolled loop (then their number is nvcc's too)."""
     from cudalint.frontend import parse_file
@@ -135,8 +145,9 @@ def unrolled(tmp_path_factory: pytest.TempPathFactory
 
 
 @pytest.mark.parametrize("case", LOOPS, ids=lambda c: c.name)
-def test_unrolled_loops(case: object,
-                        unrolled: dict[str, tuple[Counter[tuple[str, int]], bool]]) -> None:
+def test_unrolled_loops(
+    case: object, unrolled: dict[str, tuple[Counter[tuple[str, int]], bool]]
+) -> None:
     """The widths nvcc gives an unrolled loop's access; where the model merges every
     iteration, the number of instructions too (nvcc's SASS of a fully unrolled loop)."""
     want = probe.recorded_counts(case)
@@ -153,7 +164,8 @@ def test_unrolled_loops(case: object,
 
 
 def test_the_sgemm_shape_is_two_quads(
-        unrolled: dict[str, tuple[Counter[tuple[str, int]], bool]]) -> None:
+    unrolled: dict[str, tuple[Counter[tuple[str, int]], bool]],
+) -> None:
     # for (unsigned k = 0; k < 8; ++k) r[k] = s[8 * t + k]: two LDS.128, not eight LDS
     assert unrolled["loop_8_uint"] == (Counter({("load", 16): 2}), True)
     # s[8 * t + 2 * k]: no neighbours, four 4-byte loads (the loop is costed as before)

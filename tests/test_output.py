@@ -12,10 +12,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
-from factories import install_fake_pipeline, write_sources
+from factories import install_fake_pipeline, run_cli, write_sources
 
-from cudalint.cli import main
 from cudalint.diagnostics import Diagnostic
 from cudalint.output.text import excerpt
 
@@ -34,10 +34,7 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 def check_golden(name: str, actual: str) -> None:
@@ -63,8 +60,13 @@ def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 _TYPES: dict[str, Any] = {
-    "object": dict, "array": list, "string": str, "null": type(None),
-    "integer": int, "number": (int, float), "boolean": bool,
+    "object": dict,
+    "array": list,
+    "string": str,
+    "null": type(None),
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
 }
 
 
@@ -72,9 +74,26 @@ def validate(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
     """Errors of ``value`` against the subset of JSON Schema the repo's schema uses."""
     schema = _resolve(schema)
     errors: list[str] = []
-    known = {"$schema", "$id", "$defs", "title", "description", "type", "const", "enum",
-             "pattern", "minimum", "maximum", "minItems", "maxItems", "properties",
-             "required", "additionalProperties", "items", "anyOf"}
+    known = {
+        "$schema",
+        "$id",
+        "$defs",
+        "title",
+        "description",
+        "type",
+        "const",
+        "enum",
+        "pattern",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+    }
     unknown = set(schema) - known
     assert not unknown, f"schema keyword(s) the test checker does not know: {unknown}"
     if "anyOf" in schema:
@@ -121,22 +140,25 @@ def validate(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
 
 def assert_valid(document: Any) -> None:
     assert validate(document, SCHEMA) == []
-    try:
-        import jsonschema  # type: ignore[import-untyped]
-    except ImportError:
-        return
     jsonschema.validate(document, SCHEMA)
 
 
 #: The JSON ``summary`` of a run that analyzed nothing.
-SUMMARY = {"files": 0, "failed_files": 0, "accesses": 0, "proved": 0, "worst_case": 0,
-           "unknown": 0, "conflicts": 0, "max_unknown_percent": 50.0,
-           "too_many_unknown": False}
+SUMMARY = {
+    "files": 0,
+    "failed_files": 0,
+    "accesses": 0,
+    "proved": 0,
+    "worst_case": 0,
+    "unknown": 0,
+    "conflicts": 0,
+    "max_unknown_percent": 50.0,
+    "too_many_unknown": False,
+}
 
 
 def test_schema_checker_catches_mistakes() -> None:
-    good = {"version": 1, "diagnostics": [], "accesses": [], "errors": [],
-            "summary": SUMMARY}
+    good = {"version": 1, "diagnostics": [], "accesses": [], "errors": [], "summary": SUMMARY}
     assert validate(good, SCHEMA) == []
     assert validate({**good, "version": 2}, SCHEMA)
     assert validate({**good, "extra": 1}, SCHEMA)
@@ -150,8 +172,9 @@ def test_schema_checker_catches_mistakes() -> None:
 
 
 def test_text_golden(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "transpose.cu", "strided.cu", "clean.cu", "--select", "ALL",
-                         "--color", "never")
+    code, out, err = run(
+        capsys, "transpose.cu", "strided.cu", "clean.cu", "--select", "ALL", "--color", "never"
+    )
     assert code == 1
     assert err == ""
     check_golden("text_all.txt", out)
@@ -165,8 +188,9 @@ def test_text_golden_defaults(workdir: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_json_golden_default(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "--format", "json", "transpose.cu", "strided.cu", "clean.cu",
-                         "missing.cu")
+    code, out, err = run(
+        capsys, "--format", "json", "transpose.cu", "strided.cu", "clean.cu", "missing.cu"
+    )
     assert code == 2
     assert err == ""
     document = json.loads(out)
@@ -174,7 +198,9 @@ def test_json_golden_default(workdir: Path, capsys: pytest.CaptureFixture[str]) 
     check_golden("json_default.json", out)
     # Only the accesses behind diagnostics.
     assert [(a["file"], a["line"], a["kind"], a["bank_mode"]) for a in document["accesses"]] == [
-        ("strided.cu", 6, "load", 4), ("strided.cu", 6, "load", 8), ("transpose.cu", 10, "load", 4),
+        ("strided.cu", 6, "load", 4),
+        ("strided.cu", 6, "load", 8),
+        ("transpose.cu", 10, "load", 4),
     ]
     assert document["errors"] == [
         {"file": "missing.cu", "message": "cannot read file: No such file or directory"}
@@ -182,8 +208,17 @@ def test_json_golden_default(workdir: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_json_golden_show_all(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--format", "json", "--show-all", "--select", "ALL",
-                       "transpose.cu", "strided.cu", "clean.cu")
+    code, out, _ = run(
+        capsys,
+        "--format",
+        "json",
+        "--show-all",
+        "--select",
+        "ALL",
+        "transpose.cu",
+        "strided.cu",
+        "clean.cu",
+    )
     assert code == 1
     document = json.loads(out)
     assert_valid(document)
@@ -199,12 +234,28 @@ def test_json_fields_of_a_conflict(workdir: Path, capsys: pytest.CaptureFixture[
     assert d["severity"] == "warning"
     assert d["message"] == "32-way bank conflict on load of 'tile' (32 wavefronts, ideal 1)"
     assert (d["file"], d["line"], d["column"], d["end_line"], d["end_column"]) == (
-        "transpose.cu", 10, 25, 10, 55)
+        "transpose.cu",
+        10,
+        25,
+        10,
+        55,
+    )
     assert d["fix"] is None
     assert (d["kernel"], d["array"], d["kind"], d["width"], d["arch"], d["bank_mode"]) == (
-        "transpose", "tile", "load", 4, "sm_90", 4)
+        "transpose",
+        "tile",
+        "load",
+        4,
+        "sm_90",
+        4,
+    )
     assert (d["wavefronts"], d["ideal_wavefronts"], d["ways"], d["status"], d["reason"]) == (
-        32, 1, 32, "proved", None)
+        32,
+        1,
+        32,
+        "proved",
+        None,
+    )
     assert isinstance(d["ways"], int)
     assert d["block_dim"] == [32, 8, 1] and d["block_dim_source"] == "launch"
     assert d["conflict"]["bank"] == 0
@@ -245,8 +296,9 @@ def test_json_diagnostic_without_access_has_null_access_fields(
 
 
 def diag(line: int, column: int, end_line: int, end_column: int) -> Diagnostic:
-    return Diagnostic("CL001", "shared-bank-conflict", "warning", "m", "f.cu",
-                      line, column, end_line, end_column)
+    return Diagnostic(
+        "CL001", "shared-bank-conflict", "warning", "m", "f.cu", line, column, end_line, end_column
+    )
 
 
 def test_caret_under_a_plain_span() -> None:

@@ -38,23 +38,34 @@ CLEAN = CONFLICT.replace("tile[32][32]", "tile[32][33]")
 
 
 def _pre_commit() -> list[str]:
-    try:
-        import pre_commit  # noqa: F401
-    except ImportError:
-        pytest.skip("pre-commit is not installed (pip install '.[test]')")
+    import pre_commit  # noqa: F401  (a test dependency: '.[test]')
+
     return [sys.executable, "-m", "pre_commit"]
 
 
 def _git(cwd: Path, *args: str) -> None:
     subprocess.run(
-        ["git", "-c", "user.name=cudalint tests", "-c", "user.email=tests@invalid",
-         "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", *args],
-        cwd=cwd, check=True, capture_output=True,
+        [
+            "git",
+            "-c",
+            "user.name=cudalint tests",
+            "-c",
+            "user.email=tests@invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+            *args,
+        ],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
     )
 
 
 def test_hook_definition() -> None:
-    yaml = pytest.importorskip("yaml")
+    import yaml
+
     (hook,) = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
     assert hook["id"] == "cudalint"
     assert hook["entry"] == "cudalint"
@@ -65,7 +76,8 @@ def test_hook_definition() -> None:
 
 
 def test_identify_tags_cu_and_cuh_as_cuda() -> None:
-    identify = pytest.importorskip("identify.identify")
+    from identify import identify
+
     assert "cuda" in identify.tags_from_filename("kernel.cu")
     assert "cuda" in identify.tags_from_filename("tile.cuh")
     assert "cuda" not in identify.tags_from_filename("host.cpp")
@@ -77,8 +89,9 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo = tmp_path_factory.mktemp("hook-repo")
     for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
         shutil.copy2(ROOT / name, repo / name)
-    shutil.copytree(ROOT / "cudalint", repo / "cudalint",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        ROOT / "cudalint", repo / "cudalint", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     _git(repo, "init", "-q")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "cudalint as tested")
@@ -96,6 +109,8 @@ def _readme_remote_config() -> str:
     raise AssertionError("README shows no .pre-commit-config.yaml for the hook repository")
 
 
+@pytest.mark.network
+@pytest.mark.slow
 def test_readme_pre_commit_config_runs_as_written(hook_repo: Path, tmp_path: Path) -> None:
     """README's configuration, with only its two placeholders filled in (the clone's
     path and a commit of it), under ``pre-commit run``: one serial run, one summary,
@@ -103,10 +118,12 @@ def test_readme_pre_commit_config_runs_as_written(hook_repo: Path, tmp_path: Pat
     pre_commit = _pre_commit()
     config = _readme_remote_config()
     assert "/path/to/cudalint" in config and '"0000000000000000000000000000000000000000"' in config
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hook_repo, capture_output=True,
-                          text=True, check=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=hook_repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
     config = config.replace("/path/to/cudalint", str(hook_repo)).replace(
-        "0000000000000000000000000000000000000000", head)
+        "0000000000000000000000000000000000000000", head
+    )
     work = tmp_path / "project"
     (work / "kernels").mkdir(parents=True)
     (work / "kernels" / "conflict.cu").write_text(CONFLICT, encoding="utf-8")
@@ -116,13 +133,22 @@ def test_readme_pre_commit_config_runs_as_written(hook_repo: Path, tmp_path: Pat
     _git(work, "add", "-A")
     _git(work, "commit", "-q", "-m", "kernels")
     env = {
-        k: v for k, v in os.environ.items()
+        k: v
+        for k, v in os.environ.items()
         if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PRE_COMMIT", "CUDALINT"))
     }
-    env.update(PRE_COMMIT_HOME=str(tmp_path / "cache"), PIP_DISABLE_PIP_VERSION_CHECK="1",
-               NO_COLOR="1")
-    proc = subprocess.run([*pre_commit, "run", "--all-files", "--verbose"], cwd=work, env=env,
-                          capture_output=True, text=True, timeout=1500, check=False)
+    env.update(
+        PRE_COMMIT_HOME=str(tmp_path / "cache"), PIP_DISABLE_PIP_VERSION_CHECK="1", NO_COLOR="1"
+    )
+    proc = subprocess.run(
+        [*pre_commit, "run", "--all-files", "--verbose"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        check=False,
+    )
     log = proc.stdout + proc.stderr
     if "An unexpected error has occurred" in log and "pip" in log:
         pytest.fail(f"pre-commit could not install the hook's environment:\n{log}")
@@ -131,6 +157,8 @@ def test_readme_pre_commit_config_runs_as_written(hook_repo: Path, tmp_path: Pat
     assert log.count(" accesses: ") == 1, log  # require_serial: one run, one summary
 
 
+@pytest.mark.network
+@pytest.mark.slow
 def test_pre_commit_try_repo(hook_repo: Path, tmp_path: Path) -> None:
     pre_commit = _pre_commit()
     work = tmp_path / "project"
@@ -142,17 +170,33 @@ def test_pre_commit_try_repo(hook_repo: Path, tmp_path: Path) -> None:
     _git(work, "add", "-A")
     _git(work, "commit", "-q", "-m", "kernels")
     env = {
-        k: v for k, v in os.environ.items()
+        k: v
+        for k, v in os.environ.items()
         if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PRE_COMMIT", "CUDALINT"))
     }
-    env.update(PRE_COMMIT_HOME=str(tmp_path / "cache"), PIP_DISABLE_PIP_VERSION_CHECK="1",
-               NO_COLOR="1")
+    env.update(
+        PRE_COMMIT_HOME=str(tmp_path / "cache"), PIP_DISABLE_PIP_VERSION_CHECK="1", NO_COLOR="1"
+    )
 
     def try_repo(*files: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [*pre_commit, "try-repo", str(hook_repo), "cudalint", "--color", "never",
-             "--verbose", "--files", *files],
-            cwd=work, env=env, capture_output=True, text=True, timeout=1500, check=False,
+            [
+                *pre_commit,
+                "try-repo",
+                str(hook_repo),
+                "cudalint",
+                "--color",
+                "never",
+                "--verbose",
+                "--files",
+                *files,
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1500,
+            check=False,
         )
 
     failed = try_repo("kernels/conflict.cu")

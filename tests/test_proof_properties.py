@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -75,7 +76,9 @@ def _b(op: str, a: Expr, b: Expr) -> Expr:
 
 
 leaves = st.one_of(
-    st.just(TX), st.just(TY), st.builds(Const, st.integers(0, 40)),
+    st.just(TX),
+    st.just(TY),
+    st.builds(Const, st.integers(0, 40)),
 )
 
 
@@ -105,16 +108,26 @@ uniform_terms = st.one_of(
     st.just(Const(0)),
     st.builds(lambda c: _b("*", K, Const(c)), st.sampled_from([1, 2, 3, 4, 8, 16, 33])),
     # a uniform symbol that scales the lane pattern (a runtime or template stride)
-    st.builds(lambda c, e: _b("*", _b("*", K, Const(c)), e), st.sampled_from([1, 2, 3, 16, 32]),
-              st.sampled_from([TX, TY, _b("%", TX, Const(16)), _b("/", TX, Const(2))])),
+    st.builds(
+        lambda c, e: _b("*", _b("*", K, Const(c)), e),
+        st.sampled_from([1, 2, 3, 16, 32]),
+        st.sampled_from([TX, TY, _b("%", TX, Const(16)), _b("/", TX, Const(2))]),
+    ),
 )
 SHAPES = [(32, 1, 1), (32, 8, 1), (16, 16, 1), (8, 4, 2), (48, 3, 1), (100, 1, 1)]
 WIDTHS = {1: "char", 2: "short", 4: "float", 8: "double", 16: "float4"}
 
 
 def brute(
-    offset: Expr, guard: Expr | None, width: int, kind: str, shape: tuple[int, int, int],
-    arch_name: str, mode: int, k: int, base: int,
+    offset: Expr,
+    guard: Expr | None,
+    width: int,
+    kind: str,
+    shape: tuple[int, int, int],
+    arch_name: str,
+    mode: int,
+    k: int,
+    base: int,
 ) -> tuple[int, int] | None:
     """Worst (wavefronts, ideal) over all warps for one k and array base; None if misaligned."""
     arch = parse_arch(arch_name)
@@ -146,8 +159,10 @@ def brute(
 # stride moves one half of the warp against the other): see
 # test_reported_symbolic_stride_case for the numbers derived by hand.
 REPORTED_LANE = Binary(
-    "+", Binary("^", Const(51), Binary("%", TX, Const(32), INT), INT),
-    Binary("/", TX, Const(33), INT), INT,
+    "+",
+    Binary("^", Const(51), Binary("%", TX, Const(32), INT), INT),
+    Binary("/", TX, Const(33), INT),
+    INT,
 )
 REPORTED_UNI = Binary("*", Binary("*", K, Const(2), INT), TY, INT)
 REPORTED_KS = [0, 1, 2, 31, 32, 62, 63, 64, 65, 66, 127, 128, 192, 300]
@@ -156,17 +171,58 @@ REPORTED_KS = [0, 1, 2, 31, 32, 62, 63, 64, 65, 66, 127, 128, 192, 300]
 EXAMPLES = int(os.environ.get("CUDALINT_PROOF_EXAMPLES") or 100)
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="load", shape=(48, 3, 1),
-         arch=("sm_90", 4), guarded=False, ks=REPORTED_KS)
-@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="load", shape=(48, 3, 1),
-         arch=("sm_90", 4), guarded=True, ks=REPORTED_KS)
-@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="store", shape=(16, 16, 1),
-         arch=("sm_90", 4), guarded=False, ks=REPORTED_KS)
-@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="load", shape=(8, 4, 2),
-         arch=("sm_20", 4), guarded=True, ks=REPORTED_KS)
-@example(lane=REPORTED_LANE, uni=REPORTED_UNI, width=1, kind="load", shape=(100, 1, 1),
-         arch=("sm_35", 8), guarded=False, ks=REPORTED_KS)
+@example(
+    lane=REPORTED_LANE,
+    uni=REPORTED_UNI,
+    width=1,
+    kind="load",
+    shape=(48, 3, 1),
+    arch=("sm_90", 4),
+    guarded=False,
+    ks=REPORTED_KS,
+)
+@example(
+    lane=REPORTED_LANE,
+    uni=REPORTED_UNI,
+    width=1,
+    kind="load",
+    shape=(48, 3, 1),
+    arch=("sm_90", 4),
+    guarded=True,
+    ks=REPORTED_KS,
+)
+@example(
+    lane=REPORTED_LANE,
+    uni=REPORTED_UNI,
+    width=1,
+    kind="store",
+    shape=(16, 16, 1),
+    arch=("sm_90", 4),
+    guarded=False,
+    ks=REPORTED_KS,
+)
+@example(
+    lane=REPORTED_LANE,
+    uni=REPORTED_UNI,
+    width=1,
+    kind="load",
+    shape=(8, 4, 2),
+    arch=("sm_20", 4),
+    guarded=True,
+    ks=REPORTED_KS,
+)
+@example(
+    lane=REPORTED_LANE,
+    uni=REPORTED_UNI,
+    width=1,
+    kind="load",
+    shape=(100, 1, 1),
+    arch=("sm_35", 8),
+    guarded=False,
+    ks=REPORTED_KS,
+)
 @given(
     lane=lane_exprs,
     uni=uniform_terms,
@@ -178,8 +234,14 @@ EXAMPLES = int(os.environ.get("CUDALINT_PROOF_EXAMPLES") or 100)
     ks=st.lists(st.integers(0, 300), min_size=3, max_size=6).map(lambda v: [0, 1, *v]),
 )
 def test_proof_matches_brute_force(
-    lane: Expr, uni: Expr, width: int, kind: str, shape: tuple[int, int, int],
-    arch: tuple[str, int], guarded: bool, ks: list[int],
+    lane: Expr,
+    uni: Expr,
+    width: int,
+    kind: str,
+    shape: tuple[int, int, int],
+    arch: tuple[str, int],
+    guarded: bool,
+    ks: list[int],
 ) -> None:
     index = _b("+", lane, uni)
     offset = Binary("*", index, Const(width), LONG)
@@ -197,7 +259,9 @@ def test_proof_matches_brute_force(
     p = period(a, arch[1], width)
     bases = range(0, p, alignment(array, width))
     samples = [
-        (k, *b) for k in ks for base in bases
+        (k, *b)
+        for k in ks
+        for base in bases
         if (b := brute(index, guard, width, kind, shape, arch[0], arch[1], k, base)) is not None
     ]
     if not samples:
@@ -213,7 +277,8 @@ def test_proof_matches_brute_force(
         # every sampled uniform value reaches the proved number
         for k in ks:
             per_k = [
-                b for base in bases
+                b
+                for base in bases
                 if (b := brute(index, guard, width, kind, shape, arch[0], arch[1], k, base))
             ]
             for wf, ideal in per_k:
@@ -222,8 +287,15 @@ def test_proof_matches_brute_force(
 
 def _reported(shape: tuple[int, int, int], guarded: bool) -> AccessResult:
     index = _b("+", REPORTED_LANE, REPORTED_UNI)
-    access = Access("k::s", "k", "load", 1, Binary("*", index, Const(1), LONG), SPAN,
-                    guard=_b("<", TX, Const(20)) if guarded else None)
+    access = Access(
+        "k::s",
+        "k",
+        "load",
+        1,
+        Binary("*", index, Const(1), LONG),
+        SPAN,
+        guard=_b("<", TX, Const(20)) if guarded else None,
+    )
     array = SharedArray("k::s", "s", "char", 1, (1 << 20,), SPAN)
     return prove(access, array, Shape(shape, "launch"), parse_arch("sm_90"), 4)
 
@@ -257,8 +329,9 @@ def test_reported_symbolic_stride_case() -> None:
         row0 = [(51 ^ j) + (1 if j else 0) for j in range(16)]  # tx = 32 + j, ty = 0
         row1 = [(51 ^ t) + 2 * k for t in range(16)]  # tx = t, ty = 1
         assert warp_cost([*row0, *row1], 1, "load", arch).wavefronts == expected
-        assert brute(_b("+", REPORTED_LANE, REPORTED_UNI), None, 1, "load", (48, 3, 1),
-                     "sm_90", 4, k, 0) == (expected, 1)
+        assert brute(
+            _b("+", REPORTED_LANE, REPORTED_UNI), None, 1, "load", (48, 3, 1), "sm_90", 4, k, 0
+        ) == (expected, 1)
 
 
 # --- Kepler's 4-byte mode: a uniform stride that scales the lane pattern ---------------------
@@ -282,7 +355,8 @@ def _kepler_brute(offset: Expr, shape: tuple[int, int, int], s: int, base: int) 
     worst: tuple[float, int, int] | None = None
     for warp in known_shape_warps(shape):
         addrs: list[int | None] = [
-            None if lane is None
+            None
+            if lane is None
             else base + c_eval(offset, {"threadIdx.x": lane[0], "threadIdx.y": lane[1], "k": s})
             for lane in warp.lanes
         ]
@@ -294,21 +368,27 @@ def _kepler_brute(offset: Expr, shape: tuple[int, int, int], s: int, base: int) 
     return worst[1], worst[2]
 
 
-@settings(max_examples=len(KEPLER_LANE_FACTORS) * 6, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=len(KEPLER_LANE_FACTORS) * 6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     factor=st.sampled_from(sorted(KEPLER_LANE_FACTORS)),
     shape=st.sampled_from([(32, 1, 1), (64, 1, 1)]),
     base=st.sampled_from([None, 0, 128]),
 )
 def test_kepler_4byte_stride_matches_brute_force(
-    factor: str, shape: tuple[int, int, int], base: int | None,
+    factor: str,
+    shape: tuple[int, int, int],
+    base: int | None,
 ) -> None:
     """``tx*4 + S*g(tx)`` bytes on sm_35, 4-byte mode, for every S in 0..600: a proved
     number holds for every S and base, a worst case bounds every S and is reached."""
     g = KEPLER_LANE_FACTORS[factor]
-    offset = Binary("+", Binary("*", TX, Const(4, LONG), LONG),
-                    Binary("*", Sym("k", LONG), g, LONG), LONG)
+    offset = Binary(
+        "+", Binary("*", TX, Const(4, LONG), LONG), Binary("*", Sym("k", LONG), g, LONG), LONG
+    )
     array = SharedArray("k::s", "s", "float", 4, (1 << 20,), SPAN)
     access = Access("k::s", "k", "load", 4, offset, SPAN)
     a = parse_arch("sm_35")
@@ -329,8 +409,11 @@ def test_kepler_4byte_stride_matches_brute_force(
                 assert (wf, ideal) == (r.wavefronts, r.ideal_wavefronts), (factor, s, b, r)
     assert (r.wavefronts, r.ideal_wavefronts) in seen, (r, seen)
     # the stated condition selects values of S that do reach the worst
-    m = re.fullmatch(r"when k % (\d+) (?:== (\d+)|is one of \[([\d, ]+)\])"
-                     r"(?: except k in \{([-\d, ]+)(, \.\.\.)?\})?", r.reason or "")
+    m = re.fullmatch(
+        r"when k % (\d+) (?:== (\d+)|is one of \[([\d, ]+)\])"
+        r"(?: except k in \{([-\d, ]+)(, \.\.\.)?\})?",
+        r.reason or "",
+    )
     if r.status == "worst-case" and base is not None:
         assert m is not None, r.reason
         modulus = int(m.group(1))
@@ -340,4 +423,6 @@ def test_kepler_4byte_stride_matches_brute_force(
         for s in range(512 if m.group(5) else 0, 601):
             if s % modulus in residues and s not in excepted:
                 assert _kepler_brute(offset, shape, s, base) == (
-                    r.wavefronts, r.ideal_wavefronts), (factor, shape, base, s, r.reason)
+                    r.wavefronts,
+                    r.ideal_wavefronts,
+                ), (factor, shape, base, s, r.reason)

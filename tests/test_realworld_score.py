@@ -27,17 +27,20 @@ import score  # noqa: E402
 def scored() -> dict[str, Any]:
     man = json.loads((HERE / "programs.json").read_text())
     measured = score.measured_lines(score.load_rows(HERE / "results" / "sm90_h100.jsonl"))
-    accesses = {repo: score.replay_ir(HERE / "results" / "ir", repo)["accesses"]
-                for repo in man["repos"]}
+    accesses = {
+        repo: score.replay_ir(HERE / "results" / "ir", repo)["accesses"] for repo in man["repos"]
+    }
     return score.score(measured, accesses)
 
 
+@pytest.mark.slow
 def test_no_line_scores_worse_than_committed(scored: dict[str, Any]) -> None:
     expected = json.loads((HERE / "results" / "expected.json").read_text())
     bad = score.regressions(scored, expected)
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_suite_size_and_headline(scored: dict[str, Any]) -> None:
     s = scored["summary"]
     kernels = {(ln["repo"], ln["kernel"]) for ln in scored["lines"]}
@@ -51,9 +54,19 @@ def test_suite_size_and_headline(scored: dict[str, Any]) -> None:
 
 def test_regressions_are_detected() -> None:
     """The comparison itself: a found line that turns unknown, a lost exact cost."""
-    line = {"repo": "r", "file": "f.cu", "line": 3, "kernel": "k", "measured": "conflicted",
-            "ratio": 2.0, "measured_exact": (2, 1), "predicted": "unknown",
-            "predicted_exact": None, "outcome": "unknown", "exact_ok": None}
+    line = {
+        "repo": "r",
+        "file": "f.cu",
+        "line": 3,
+        "kernel": "k",
+        "measured": "conflicted",
+        "ratio": 2.0,
+        "measured_exact": (2, 1),
+        "predicted": "unknown",
+        "predicted_exact": None,
+        "outcome": "unknown",
+        "exact_ok": None,
+    }
     exp = {"lines": {"r|f.cu|3|k": {"outcome": "found", "exact_ok": True}}}
     bad = score.regressions({"lines": [line]}, exp)
     assert len(bad) == 1 and "found -> unknown" in bad[0]

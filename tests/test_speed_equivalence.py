@@ -15,7 +15,7 @@ from __future__ import annotations
 import pickle
 import random
 
-import pytest
+import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,13 +26,9 @@ from cudalint.model.banks import NUM_BANKS, _phase_cost, _units, warp_cost
 from cudalint.model.evaluate import EVAL_ERRORS, compile_expr, compile_warp
 from cudalint.model.results import BankConflict
 
-sp = pytest.importorskip("sympy")
-
 LANE = ("threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y", "blockDim.z")
 UNIFORM = ("blockIdx.x", "k", "n")
-SYMS = [Sym(n, UINT, n.startswith("threadIdx")) for n in LANE[:2]] + [
-    Sym(n, INT) for n in UNIFORM
-]
+SYMS = [Sym(n, UINT, n.startswith("threadIdx")) for n in LANE[:2]] + [Sym(n, INT) for n in UNIFORM]
 OPS = ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "==", "&&", "min"]
 OPAQUE = Opaque("a load", (Sym("k", INT),))
 
@@ -46,10 +42,14 @@ def exprs() -> st.SearchStrategy[Expr]:
 
     def extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         return st.one_of(
-            st.builds(lambda op, a, b, t: Binary(op, a, b, t), st.sampled_from(OPS),
-                      children, children, st.sampled_from([INT, UINT, LONG])),
-            st.builds(lambda op, a: Unary(op, a, INT), st.sampled_from(["-", "~", "!"]),
-                      children),
+            st.builds(
+                lambda op, a, b, t: Binary(op, a, b, t),
+                st.sampled_from(OPS),
+                children,
+                children,
+                st.sampled_from([INT, UINT, LONG]),
+            ),
+            st.builds(lambda op, a: Unary(op, a, INT), st.sampled_from(["-", "~", "!"]), children),
             st.builds(lambda a: Cast(a, LONG), children),
             st.builds(lambda c, a, b: Select(c, a, b, INT), children, children, children),
         )
@@ -144,8 +144,13 @@ def test_poly_takes_deep_expressions() -> None:
 # --- compile_warp against compile_expr, lane by lane --------------------------------------
 
 
-def _per_lane(offset: Expr, guard: Expr | None, params: tuple[str, ...],
-              lanes: list[tuple[int, ...] | None], rest: tuple[int, ...]) -> object:
+def _per_lane(
+    offset: Expr,
+    guard: Expr | None,
+    params: tuple[str, ...],
+    lanes: list[tuple[int, ...] | None],
+    rest: tuple[int, ...],
+) -> object:
     try:
         off = compile_expr(offset, params)
         grd = compile_expr(guard, params) if guard is not None else None
@@ -161,8 +166,13 @@ def _per_lane(offset: Expr, guard: Expr | None, params: tuple[str, ...],
         return (type(e), str(e))
 
 
-def _per_warp(offset: Expr, guard: Expr | None, params: tuple[str, ...],
-              lanes: list[tuple[int, ...] | None], rest: tuple[int, ...]) -> object:
+def _per_warp(
+    offset: Expr,
+    guard: Expr | None,
+    params: tuple[str, ...],
+    lanes: list[tuple[int, ...] | None],
+    rest: tuple[int, ...],
+) -> object:
     try:
         fn = compile_warp(offset, guard, params, len(LANE))
         assert fn is not None
@@ -206,8 +216,9 @@ def test_compile_warp_shares_code_between_constants() -> None:
 # --- the bank rule's phase cost against the plain tables -----------------------------------
 
 
-def _ref_phase_cost(addresses: list[int | None], width: int, lanes: tuple[int, int],
-                    bank_bytes: int, row_bytes: int) -> tuple[int, BankConflict | None]:
+def _ref_phase_cost(
+    addresses: list[int | None], width: int, lanes: tuple[int, int], bank_bytes: int, row_bytes: int
+) -> tuple[int, BankConflict | None]:
     banks: dict[int, dict[int, list[int]]] = {}
     for lane in range(lanes[0], lanes[1]):
         a = addresses[lane]
@@ -224,8 +235,9 @@ def _ref_phase_cost(addresses: list[int | None], width: int, lanes: tuple[int, i
     if len(rows) <= 1:
         return len(rows), None
     ordered = sorted(rows.items())
-    return len(rows), BankConflict(bank, tuple(r for r, _ in ordered),
-                                   tuple(tuple(ls) for _, ls in ordered))
+    return len(rows), BankConflict(
+        bank, tuple(r for r, _ in ordered), tuple(tuple(ls) for _, ls in ordered)
+    )
 
 
 def test_phase_cost_matches_the_plain_tables() -> None:
@@ -235,7 +247,8 @@ def test_phase_cost_matches_the_plain_tables() -> None:
         stride = rng.choice([0, 1, 2, 3, 4, 8, 16, 32, 33, 64, 256])
         base = rng.randrange(0, 4096)
         addrs: list[int | None] = [
-            None if rng.random() < 0.1
+            None
+            if rng.random() < 0.1
             else (base + lane * stride * width if rng.random() < 0.6 else rng.randrange(2048))
             for lane in range(32)
         ]

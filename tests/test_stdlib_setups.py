@@ -14,21 +14,88 @@ from cudalint.frontend.parse import STDINC_DIR, clang_args
 from cudalint.options import Options
 
 _C_HEADERS = (
-    "assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h",
-    "signal.h", "stdarg.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h",
-    "time.h", "unistd.h", "sys/time.h", "sys/types.h", "sys/stat.h", "pthread.h", "omp.h",
+    "assert.h",
+    "ctype.h",
+    "errno.h",
+    "float.h",
+    "inttypes.h",
+    "limits.h",
+    "math.h",
+    "signal.h",
+    "stdarg.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
+    "string.h",
+    "time.h",
+    "unistd.h",
+    "sys/time.h",
+    "sys/types.h",
+    "sys/stat.h",
+    "pthread.h",
+    "omp.h",
 )
 _CXX_HEADERS = (
-    "algorithm", "array", "atomic", "cassert", "cfloat", "chrono", "climits", "cmath",
-    "complex", "cstdint", "cstdio", "cstdlib", "cstring", "ctime", "exception", "fstream",
-    "functional", "initializer_list", "iomanip", "iostream", "iterator", "limits", "map",
-    "memory", "mutex", "new", "numeric", "random", "set", "sstream", "stdexcept", "string",
-    "thread", "tuple", "type_traits", "unordered_map", "utility", "vector", "bits/stdc++.h",
+    "algorithm",
+    "array",
+    "atomic",
+    "cassert",
+    "cfloat",
+    "chrono",
+    "climits",
+    "cmath",
+    "complex",
+    "cstdint",
+    "cstdio",
+    "cstdlib",
+    "cstring",
+    "ctime",
+    "exception",
+    "fstream",
+    "functional",
+    "initializer_list",
+    "iomanip",
+    "iostream",
+    "iterator",
+    "limits",
+    "map",
+    "memory",
+    "mutex",
+    "new",
+    "numeric",
+    "random",
+    "set",
+    "sstream",
+    "stdexcept",
+    "string",
+    "thread",
+    "tuple",
+    "type_traits",
+    "unordered_map",
+    "utility",
+    "vector",
+    "bits/stdc++.h",
 )
 _CUDA_HOST_LIBS = (
-    "cuComplex.h", "cublas_v2.h", "cublas.h", "cublasLt.h", "cufft.h", "curand.h",
-    "cusparse.h", "cusolverDn.h", "nccl.h", "mpi.h", "GL/gl.h", "GL/glew.h", "GL/freeglut.h",
-    "cuda_gl_interop.h", "nvtx3/nvToolsExt.h", "cudnn.h", "cub/cub.cuh", "torch/extension.h",
+    "cuComplex.h",
+    "cublas_v2.h",
+    "cublas.h",
+    "cublasLt.h",
+    "cufft.h",
+    "curand.h",
+    "cusparse.h",
+    "cusolverDn.h",
+    "nccl.h",
+    "mpi.h",
+    "GL/gl.h",
+    "GL/glew.h",
+    "GL/freeglut.h",
+    "cuda_gl_interop.h",
+    "nvtx3/nvToolsExt.h",
+    "cudnn.h",
+    "cub/cub.cuh",
+    "torch/extension.h",
     "cuda_fp8.h",
 )
 
@@ -36,16 +103,37 @@ _CUDA_HOST_LIBS = (
 #: back from the extent of a ``char a[sizeof(T)]`` shared array. (Known difference:
 #: std::max_align_t is 16 bytes in clang's device-side stddef.h, 32 with nvcc.)
 _SIZES = {
-    "clock_t": 8, "time_t": 8, "size_t": 8, "ptrdiff_t": 8, "long": 8, "int64_t": 8,
-    "uint32_t": 4, "intptr_t": 8, "wchar_t": 4, "uint": 4, "ulong": 8, "ushort": 2,
-    "std::complex<float>": 8, "std::complex<double>": 16, "cuFloatComplex": 8,
-    "cuDoubleComplex": 16, "std::array<float, 5>": 20, "std::pair<int, double>": 16,
-    "div_t": 8, "ldiv_t": 16, "struct timespec": 16,
-    "__nv_fp8_e4m3": 1, "__nv_fp8x2_e5m2": 2, "__nv_fp8x4_e4m3": 4,
+    "clock_t": 8,
+    "time_t": 8,
+    "size_t": 8,
+    "ptrdiff_t": 8,
+    "long": 8,
+    "int64_t": 8,
+    "uint32_t": 4,
+    "intptr_t": 8,
+    "wchar_t": 4,
+    "uint": 4,
+    "ulong": 8,
+    "ushort": 2,
+    "std::complex<float>": 8,
+    "std::complex<double>": 16,
+    "cuFloatComplex": 8,
+    "cuDoubleComplex": 16,
+    "std::array<float, 5>": 20,
+    "std::pair<int, double>": 16,
+    "div_t": 8,
+    "ldiv_t": 16,
+    "struct timespec": 16,
+    "__nv_fp8_e4m3": 1,
+    "__nv_fp8x2_e5m2": 2,
+    "__nv_fp8x4_e4m3": 4,
 }
 _ALIGNS = {
-    "cuDoubleComplex": 16, "std::complex<double>": 8, "clock_t": 8,
-    "__nv_fp8x2_e5m2": 2, "__nv_fp8x4_e4m3": 4,
+    "cuDoubleComplex": 16,
+    "std::complex<double>": 8,
+    "clock_t": 8,
+    "__nv_fp8x2_e5m2": 2,
+    "__nv_fp8x4_e4m3": 4,
 }
 
 _BODY = r"""
@@ -88,8 +176,7 @@ def _source() -> str:
         f"__shared__ char size{i}[sizeof({t})]; __shared__ char align{i}[alignof({t})];"
         for i, t in enumerate(_SIZES)
     )
-    return ("".join(f"#include <{h}>\n" for h in headers)
-            + _BODY.replace("@DECLS@", decls))
+    return "".join(f"#include <{h}>\n" for h in headers) + _BODY.replace("@DECLS@", decls)
 
 
 def _check(tmp_path: pathlib.Path, options: Options) -> None:
@@ -114,12 +201,14 @@ def test_user_isystem_dir_is_searched_first(tmp_path: pathlib.Path) -> None:
     the rest of the standard library still comes from the bundle."""
     sysdir = tmp_path / "vendor"
     (sysdir / "GL").mkdir(parents=True)
-    (sysdir / "GL" / "gl.h").write_text("#pragma once\n#include_next <GL/gl.h>\n"
-                                        "typedef int vendor_gl_marker_t;\n")
+    (sysdir / "GL" / "gl.h").write_text(
+        "#pragma once\n#include_next <GL/gl.h>\ntypedef int vendor_gl_marker_t;\n"
+    )
     _check(tmp_path, Options(extra_args=("-isystem", str(sysdir))))
     src = tmp_path / "marker.cu"
-    src.write_text("#include <GL/gl.h>\nvendor_gl_marker_t x;\n#include <vector>\n"
-                   "__global__ void k() {}\n")
+    src.write_text(
+        "#include <GL/gl.h>\nvendor_gl_marker_t x;\n#include <vector>\n__global__ void k() {}\n"
+    )
     unit = parse_file(str(src), Options(extra_args=("-isystem", str(sysdir))))
     assert [n for n in unit.notes if n.severity != "warning"] == []
 
@@ -129,8 +218,10 @@ def test_user_include_dir_wins(tmp_path: pathlib.Path) -> None:
     inc.mkdir()
     (inc / "cublas_v2.h").write_text("#pragma once\n#define MY_OWN_CUBLAS 1\n")
     src = tmp_path / "own.cu"
-    src.write_text("#include <cublas_v2.h>\n#ifndef MY_OWN_CUBLAS\n#error bundled\n#endif\n"
-                   "__global__ void k() {}\n")
+    src.write_text(
+        "#include <cublas_v2.h>\n#ifndef MY_OWN_CUBLAS\n#error bundled\n#endif\n"
+        "__global__ void k() {}\n"
+    )
     unit = parse_file(str(src), Options(include_dirs=(str(inc),)))
     assert [n for n in unit.notes if n.severity != "warning"] == []
 
@@ -146,8 +237,9 @@ def test_nothing_from_the_machine(tmp_path: pathlib.Path) -> None:
     unit_args = [a for a in args]
     from cudalint.frontend import shim
 
-    tu = ci.Index.create().parse(str(src), args=unit_args, unsaved_files=shim.unsaved_files(),
-                                 options=0x200)
+    tu = ci.Index.create().parse(
+        str(src), args=unit_args, unsaved_files=shim.unsaved_files(), options=0x200
+    )
     seen = {inc.include.name for inc in tu.get_includes()}
     assert seen, "no includes seen"
     for name in seen:
@@ -160,9 +252,11 @@ def test_cuda_path_toolkit(tmp_path: pathlib.Path) -> None:
     """--cuda-path: the toolkit's own headers (with the machine's standard library, which
     they and clang's CUDA wrapper need); clock_t is still 8 bytes."""
     src = tmp_path / "tk.cu"
-    src.write_text("#include <cuda_runtime.h>\n#include <vector>\n#include <cmath>\n"
-                   "__global__ void k(float* o) { __shared__ clock_t t[32];"
-                   " t[threadIdx.x] = clock(); o[0] = sqrtf(t[0]); }\n")
+    src.write_text(
+        "#include <cuda_runtime.h>\n#include <vector>\n#include <cmath>\n"
+        "__global__ void k(float* o) { __shared__ clock_t t[32];"
+        " t[threadIdx.x] = clock(); o[0] = sqrtf(t[0]); }\n"
+    )
     unit = parse_file(str(src), Options(cuda_path="/usr/local/cuda"))
     errors = [n for n in unit.notes if n.severity != "warning"]
     assert errors == []

@@ -42,16 +42,19 @@ void launch(unsigned *in) { k<<<1, 32>>>(in); }
 def test_one_address_is_worded_as_serialization() -> None:
     exch, add_v, add_1 = analyze(ATOMICS)
     assert exch.message == (
-        "32 lanes serialize on one address in atomicExch on 'h' (32 wavefronts, ideal 1)")
+        "32 lanes serialize on one address in atomicExch on 'h' (32 wavefronts, ideal 1)"
+    )
     assert exch.notes[0] == (
         "word 0 (bank 0) is updated by 32 lanes (0, 1, 2, …), one lane per pass: this "
-        "atomic does not combine lanes on one word")
+        "atomic does not combine lanes on one word"
+    )
     assert "distinct word" not in exch.notes[0] and "bank conflict" not in exch.message
     assert add_v.message == (
-        "32-way serialized atomicAdd on 'h': 32 lanes on 2 words of bank 0 "
-        "(32 wavefronts, ideal 1)")
+        "32-way serialized atomicAdd on 'h': 32 lanes on 2 words of bank 0 (32 wavefronts, ideal 1)"
+    )
     assert add_v.notes[0].startswith(
-        "bank 0 serves 2 distinct words (0, 32) to 32 lanes (0, 2, 4, …), (1, 3, 5, …), ")
+        "bank 0 serves 2 distinct words (0, 32) to 32 lanes (0, 2, 4, …), (1, 3, 5, …), "
+    )
     # ATOMS.POPC.INC combines lanes on one word: a plain 2-way bank conflict
     assert add_1.message == "2-way bank conflict on atomic of 'h' (2 wavefronts, ideal 1)"
     assert add_1.notes[0].startswith("bank 0 serves 2 distinct words (0, 32) for lanes")
@@ -106,6 +109,8 @@ def test_monotone_bounds() -> None:
 def test_widened_reason() -> None:
     assert widened_reason(("k@L6:i",)) == (
         "in the first iteration of the 'i' loop (every later iteration has as many active "
-        "lanes or fewer)")
+        "lanes or fewer)"
+    )
     assert widened_reason(("blockIdx.x",)) == (
-        "when blockIdx.x == 0 (every other block has as many active lanes or fewer)")
+        "when blockIdx.x == 0 (every other block has as many active lanes or fewer)"
+    )

@@ -11,9 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
-from factories import TRANSPOSE, FakePipeline, install_fake_pipeline, write_sources
+from factories import TRANSPOSE, FakePipeline, install_fake_pipeline, run_cli, write_sources
 
-from cudalint.cli import main
 from cudalint.suppressions import add_ignore_edits, apply_edits, find_suppressions
 
 LOAD = "    out[y * 1024 + x] = tile[threadIdx.x][threadIdx.y];"
@@ -27,11 +26,7 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakePipeline:
     return pipeline
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli
 
 
 def transpose_with(line9: str | None = None, line10: str | None = None, top: str = "") -> None:
@@ -85,8 +80,13 @@ def test_find_suppressions_forms() -> None:
         (None, None, "// cudalint: ignore-file"),
     ],
 )
-def test_suppressed(fake: FakePipeline, capsys: pytest.CaptureFixture[str], line9: str | None,
-                    line10: str | None, top: str) -> None:
+def test_suppressed(
+    fake: FakePipeline,
+    capsys: pytest.CaptureFixture[str],
+    line9: str | None,
+    line10: str | None,
+    top: str,
+) -> None:
     transpose_with(line9, line10, top)
     code, out, _ = run(capsys, "transpose.cu")
     assert code == 0
@@ -103,16 +103,18 @@ def test_suppressed(fake: FakePipeline, capsys: pytest.CaptureFixture[str], line
         (None, LOAD + '  puts("// cudalint: ignore[CL001]");'),  # in a string
     ],
 )
-def test_not_suppressed(fake: FakePipeline, capsys: pytest.CaptureFixture[str],
-                        line9: str | None, line10: str | None) -> None:
+def test_not_suppressed(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str], line9: str | None, line10: str | None
+) -> None:
     transpose_with(line9, line10)
     code, out, _ = run(capsys, "transpose.cu")
     assert code == 1
     assert "transpose.cu:10:25: warning:" in out
 
 
-def test_json_has_no_suppressed_diagnostic(fake: FakePipeline,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_has_no_suppressed_diagnostic(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     transpose_with(None, LOAD + "  // cudalint: ignore[CL001]")
     _, out, _ = run(capsys, "--format", "json", "transpose.cu")
     assert json.loads(out)["diagnostics"] == []
@@ -124,8 +126,10 @@ def test_json_has_no_suppressed_diagnostic(fake: FakePipeline,
 def test_unused_suppressions_only_with_the_flag(
     fake: FakePipeline, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    transpose_with("    __syncthreads();  // cudalint: ignore[CL001]",
-                   LOAD + "  // cudalint: ignore[CL001, CL002, CL003, CL999]")
+    transpose_with(
+        "    __syncthreads();  // cudalint: ignore[CL001]",
+        LOAD + "  // cudalint: ignore[CL001, CL002, CL003, CL999]",
+    )
     code, out, _ = run(capsys, "transpose.cu")
     assert code == 0 and "CL100" not in out
     code, out, _ = run(capsys, "--warn-unused-ignores", "transpose.cu")
@@ -142,8 +146,11 @@ def test_unused_bare_and_file_suppressions(
     fake: FakePipeline, capsys: pytest.CaptureFixture[str]
 ) -> None:
     Path("clean.cu").write_text(
-        "// cudalint: ignore-file[CL001]\n" + Path("clean.cu").read_text(encoding="utf-8")
-        + "// cudalint: ignore\n", encoding="utf-8")
+        "// cudalint: ignore-file[CL001]\n"
+        + Path("clean.cu").read_text(encoding="utf-8")
+        + "// cudalint: ignore\n",
+        encoding="utf-8",
+    )
     code, out, _ = run(capsys, "--extend-select", "unused-suppression", "clean.cu")
     assert code == 1
     assert "clean.cu:1:1: warning: unused suppression of CL001 [CL100]" in out
@@ -181,7 +188,8 @@ def test_add_ignores_then_clean(fake: FakePipeline, capsys: pytest.CaptureFixtur
     assert code == 0, out
     # Idempotent: nothing left to add.
     assert run(capsys, "--add-ignores", "transpose.cu")[2] == (
-        "cudalint: added 0 suppressions to 0 files\n")
+        "cudalint: added 0 suppressions to 0 files\n"
+    )
 
 
 def test_add_ignores_merges_into_an_existing_comment(
@@ -198,11 +206,13 @@ def test_add_ignore_edits_keeps_crlf_and_skips_continuations() -> None:
     edits, skipped = add_ignore_edits(src, "k.cu", {1: {"CL002", "CL001"}, 2: {"CL001"}})
     assert skipped == [2]
     assert apply_edits(src, edits) == (
-        b"a = s[i];  // cudalint: ignore[CL001, CL002]\r\n#define X s[i] \\\n  + 1\n")
+        b"a = s[i];  // cudalint: ignore[CL001, CL002]\r\n#define X s[i] \\\n  + 1\n"
+    )
 
 
-def test_add_ignores_refuses_stdin(fake: FakePipeline, capsys: pytest.CaptureFixture[str],
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_add_ignores_refuses_stdin(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import io
     import sys
 
@@ -217,17 +227,27 @@ def test_add_ignores_refuses_stdin(fake: FakePipeline, capsys: pytest.CaptureFix
 def test_baseline_records_then_reports_only_new_findings(
     fake: FakePipeline, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(capsys, "--baseline", "base.json", "--update-baseline",
-                         "transpose.cu", "clean.cu")
+    code, out, err = run(
+        capsys, "--baseline", "base.json", "--update-baseline", "transpose.cu", "clean.cu"
+    )
     assert code == 0
     assert err == "cudalint: recorded 1 finding in base.json\n"
     assert "[CL001]" not in out
     data = json.loads(Path("base.json").read_text(encoding="utf-8"))
     # keyed on a fingerprint (file, rule, function, array, access), not on the message
-    assert data == {"version": 2, "findings": [{
-        "file": "transpose.cu", "code": "CL001", "function": "transpose",
-        "array": "transpose::tile", "access": "tile[threadIdx.x][threadIdx.y]",
-        "count": 1}]}
+    assert data == {
+        "version": 2,
+        "findings": [
+            {
+                "file": "transpose.cu",
+                "code": "CL001",
+                "function": "transpose",
+                "array": "transpose::tile",
+                "access": "tile[threadIdx.x][threadIdx.y]",
+                "count": 1,
+            }
+        ],
+    }
     assert run(capsys, "--baseline", "base.json", "transpose.cu")[0] == 0
     # A new finding (strided.cu's CL002) fails.
     code, out, _ = run(capsys, "--baseline", "base.json", "transpose.cu", "strided.cu")
@@ -245,32 +265,44 @@ def test_baseline_counts_identical_findings(
     assert code == 1 and "sub/transpose.cu:10:25" in out
 
 
-@pytest.mark.parametrize("text", ["{", "[]", '{"version": 3, "findings": []}',
-                                  '{"version": true, "findings": []}',
-                                  '{"version": 1, "findings": [{"file": 1}]}',
-                                  '{"version": 2, "findings": [{"file": "transpose.cu", '
-                                  '"code": "CL001", "message": "m", "line_text": "t"}]}'])
-def test_bad_baseline_is_exit_2(fake: FakePipeline, capsys: pytest.CaptureFixture[str],
-                                text: str) -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",
+        "[]",
+        '{"version": 3, "findings": []}',
+        '{"version": true, "findings": []}',
+        '{"version": 1, "findings": [{"file": 1}]}',
+        '{"version": 2, "findings": [{"file": "transpose.cu", '
+        '"code": "CL001", "message": "m", "line_text": "t"}]}',
+    ],
+)
+def test_bad_baseline_is_exit_2(
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
     Path("base.json").write_text(text, encoding="utf-8")
     code, _, err = run(capsys, "--baseline", "base.json", "transpose.cu")
     assert code == 2 and "cudalint: error: base.json:" in err
 
 
 def test_missing_baseline_is_exit_2_unless_updating(
-        fake: FakePipeline, capsys: pytest.CaptureFixture[str]) -> None:
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, "--baseline", "base.json", "transpose.cu")
     assert (code, out) == (2, "")
-    assert err == ("cudalint: error: --baseline base.json does not exist; to record this "
-                   "run's findings in it, run 'cudalint --baseline base.json "
-                   "--update-baseline DIR...' once\n")
+    assert err == (
+        "cudalint: error: --baseline base.json does not exist; to record this "
+        "run's findings in it, run 'cudalint --baseline base.json "
+        "--update-baseline DIR...' once\n"
+    )
     assert not Path("base.json").exists()
     code, _, err = run(capsys, "--update-baseline", "transpose.cu")
     assert code == 2 and "--update-baseline needs --baseline FILE" in err
 
 
 def test_update_baseline_replaces_an_existing_one(
-        fake: FakePipeline, capsys: pytest.CaptureFixture[str]) -> None:
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     Path("base.json").write_text('{"version": 2, "findings": []}', encoding="utf-8")
     assert run(capsys, "--baseline", "base.json", "transpose.cu")[0] == 1  # applied as is
     code, _, err = run(capsys, "--baseline", "base.json", "--update-baseline", "transpose.cu")
@@ -280,12 +312,21 @@ def test_update_baseline_replaces_an_existing_one(
 
 
 def test_version_1_baselines_still_apply(
-        fake: FakePipeline, capsys: pytest.CaptureFixture[str]) -> None:
+    fake: FakePipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A baseline written before fingerprints (message and line text) keeps working."""
-    v1 = {"version": 1, "findings": [{
-        "file": "transpose.cu", "code": "CL001",
-        "message": "32-way bank conflict on load of 'tile' (32 wavefronts, ideal 1)",
-        "line_text": LOAD.strip(), "count": 1}]}
+    v1 = {
+        "version": 1,
+        "findings": [
+            {
+                "file": "transpose.cu",
+                "code": "CL001",
+                "message": "32-way bank conflict on load of 'tile' (32 wavefronts, ideal 1)",
+                "line_text": LOAD.strip(),
+                "count": 1,
+            }
+        ],
+    }
     Path("base.json").write_text(json.dumps(v1), encoding="utf-8")
     code, out, _ = run(capsys, "--baseline", "base.json", "transpose.cu")
     assert code == 0 and "[CL001]" not in out
@@ -321,10 +362,13 @@ def test_real_baseline_survives_moved_lines_and_catches_new_ones(
     Path("k.cu").write_text("// a new first line\n\n" + REAL, encoding="utf-8")
     code, out, _ = run(capsys, "--isolated", "--baseline", "b.json", "k.cu")
     assert code == 0, out
-    Path("k.cu").write_text(REAL.replace(
-        "    __syncthreads();\n",
-        "    __syncthreads();\n    out[threadIdx.y] = tile[threadIdx.x][0];\n"),
-        encoding="utf-8")
+    Path("k.cu").write_text(
+        REAL.replace(
+            "    __syncthreads();\n",
+            "    __syncthreads();\n    out[threadIdx.y] = tile[threadIdx.x][0];\n",
+        ),
+        encoding="utf-8",
+    )
     code, out, _ = run(capsys, "--isolated", "--baseline", "b.json", "k.cu")
     assert code == 1
     assert "k.cu:6:24: warning: 32-way bank conflict" in out and ":7:" not in out
@@ -340,9 +384,14 @@ def test_real_baseline_keys_on_the_access_not_on_numbers_in_the_message(
     Path("k.cu").write_text(REAL, encoding="utf-8")
     assert run(capsys, "--isolated", "--baseline", "b.json", "--update-baseline", "k.cu")[0] == 0
     (entry,) = json.loads(Path("b.json").read_text(encoding="utf-8"))["findings"]
-    assert entry == {"file": "k.cu", "code": "CL001", "function": "transpose",
-                     "array": "transpose::tile", "access": "tile[threadIdx.x][threadIdx.y]",
-                     "count": 1}
+    assert entry == {
+        "file": "k.cu",
+        "code": "CL001",
+        "function": "transpose",
+        "array": "transpose::tile",
+        "access": "tile[threadIdx.x][threadIdx.y]",
+        "count": 1,
+    }
     Path("k.cu").write_text(REAL.replace("tile[32][32]", "tile[32][34]"), encoding="utf-8")
     code, out, _ = run(capsys, "--isolated", "k.cu")
     assert code == 1 and "2-way bank conflict on load of 'tile'" in out
@@ -353,16 +402,20 @@ def test_real_baseline_keys_on_the_access_not_on_numbers_in_the_message(
     assert code == 1 and "32-way bank conflict on load of 'tile'" in out
 
 
-def test_real_add_ignores_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_real_add_ignores_round_trip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     Path("k.cu").write_text(REAL, encoding="utf-8")
     code, _, err = run(capsys, "--isolated", "--add-ignores", "k.cu")
     assert (code, err) == (0, "cudalint: added 1 suppression to 1 file\n")
     assert "tile[threadIdx.x][threadIdx.y];  // cudalint: ignore[CL001]\n" in Path(
-        "k.cu").read_text(encoding="utf-8")
+        "k.cu"
+    ).read_text(encoding="utf-8")
     assert run(capsys, "--isolated", "--warn-unused-ignores", "k.cu")[0] == 0
-    Path("k.cu").write_text(Path("k.cu").read_text(encoding="utf-8").replace(
-        "tile[32][32]", "tile[32][33]"), encoding="utf-8")
+    Path("k.cu").write_text(
+        Path("k.cu").read_text(encoding="utf-8").replace("tile[32][32]", "tile[32][33]"),
+        encoding="utf-8",
+    )
     code, out, _ = run(capsys, "--isolated", "--warn-unused-ignores", "k.cu")
     assert code == 1 and "unused suppression of CL001 [CL100]" in out

@@ -34,7 +34,8 @@ def sass_instructions(cu: Path, tmp: Path) -> dict[str, Counter[tuple[str, int]]
     cubin = tmp / (cu.stem + ".cubin")
     subprocess.run(
         ["nvcc", "-O3", "-arch=sm_90", "-cubin", "-o", str(cubin), str(cu)],
-        check=True, capture_output=True,
+        check=True,
+        capture_output=True,
     )
     sass = subprocess.run(
         ["cuobjdump", "-sass", str(cubin)], check=True, capture_output=True, text=True

@@ -221,13 +221,3 @@ def write_atomically(path: str, data: bytes, expected: bytes,
         write_file(path, data, expected=expected, within=within)
     except WriteError as exc:
         raise FixError(str(exc)) from None
-
-
-def fix_reports(reports: Sequence[FileReport], options: Options, *, unsafe: bool,
-                selection: RuleSelection = DEFAULT_SELECTION) -> list[FileFixes]:
-    """Every analyzed file's fixes, with one set of options (the library entry point)."""
-    return [
-        fix_report(r, options, unsafe=unsafe, selection=selection)
-        for r in reports
-        if r.error is None and r.source is not None
-    ]

@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
-from cudalint.frontend.parse import FrontendError, parse_file
+from cudalint.frontend.parse import (
+    FrontendError,
+    adopt_precompiled_shims,
+    parse_file,
+    precompiled_shims,
+    prepare_fork,
+)
 
-__all__ = ["FrontendError", "parse_file"]
+__all__ = [
+    "FrontendError",
+    "adopt_precompiled_shims",
+    "parse_file",
+    "precompiled_shims",
+    "prepare_fork",
+]

@@ -73,12 +73,6 @@ UO_NOT = 9
 UO_LNOT = 10
 
 
-def is_from_main_file(cursor: ci.Cursor) -> bool:
-    """Whether ``cursor`` is located in the translation unit's main file."""
-    lib = _lib()
-    return bool(lib.clang_Location_isFromMainFile(lib.clang_getCursorLocation(cursor)))
-
-
 def is_from_project(cursor: ci.Cursor) -> bool:
     """Whether ``cursor`` is in the user's own code: the main file or a header that is not
     a system header (``-isystem``/``-idirafter`` directories, ``#pragma clang

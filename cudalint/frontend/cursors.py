@@ -130,14 +130,14 @@ UNSIGNED_KINDS = frozenset(
      TK.CHAR16, TK.CHAR32]
 )
 
+#: ``// cudalint: block-dim(X[, Y[, Z]])``; each extent a C constant expression.
 BLOCK_DIM_ANNOTATION = re.compile(
-    r"//\s*cudalint:\s*block-dim\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?(?:,\s*(\d+)\s*)?\)"
+    r"//\s*cudalint:\s*block-dim\(([^()]*(?:\([^()]*\)[^()]*)*)\)"
 )
 EXPLICIT_INSTANTIATION = re.compile(
     r"\btemplate\s+(?!<)[^;{}]*?\b([A-Za-z_]\w*)\s*<([^;{}]*?)>\s*\("
 )
 DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+(.+?)[ \t]*$", re.M)
-INT_SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")
 
 BUILTIN_TYPE_SIZES = {
     "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1,
@@ -160,6 +160,20 @@ ENUM_KIND = TK.ENUM.value
 def canonical_kind(t: ci.Type) -> int:
     """The canonical type's kind as an int (``TypeKind.X.value``)."""
     return int(ci.conf.lib.clang_getCanonicalType(t)._kind_id)
+
+
+#: Types whose size libclang must never be asked for: clang_Type_getSizeOf crashes the
+#: process (SIGSEGV) on placeholder types such as ``<overloaded function type>``, which
+#: a broken or mutated file hands to a call's argument (bench/faults.py found it).
+_SIZELESS_KINDS = frozenset(k.value for k in (TK.OVERLOAD, TK.DEPENDENT, TK.INVALID))
+
+
+def type_size(t: ci.Type) -> int:
+    """``t.get_size()`` (bytes; negative when clang has no size), never asking libclang
+    for the size of a type it crashes on."""
+    if t.kind.value in _SIZELESS_KINDS or canonical_kind(t) in _SIZELESS_KINDS:
+        return -1
+    return int(t.get_size())
 
 
 def int_type(t: ci.Type) -> IntType | None:
@@ -258,7 +272,6 @@ class Var:
     is_param: bool = False
     writes: list[Node] = field(default_factory=list)  # right-hand sides
     assigned: bool = False
-    in_loop: bool = False
     loop_var: bool = False
     address_taken: bool = False
 
@@ -290,6 +303,9 @@ class ArrayDecl:
 class TemplateParam:
     name: str
     is_type: bool
+    #: A non-type parameter's default argument, where it is a constant (``int K = 2``,
+    #: ``bool SW = true``).
+    default: int | None = None
 
 
 @dataclass

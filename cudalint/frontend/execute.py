@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Union
 import clang.cindex as ci
 
 from cudalint.budget import check as check_budget
+from cudalint.frontend import cexpr
 from cudalint.frontend.consteval import (
     UO_ADDR_OF,
     UO_DEREF,
@@ -87,6 +88,7 @@ from cudalint.frontend.cursors import (
     node_int_type,
     split_top_level,
     strip,
+    type_size,
 )
 from cudalint.frontend.tree import Node, build, top_level
 from cudalint.frontend.wmma import Fragment as WmmaFragment
@@ -646,6 +648,45 @@ def _geometric_shift(d: Induction, t: IntType) -> tuple[bool, int] | None:
     return d.op in ("<<", "*"), c
 
 
+def _geometric_trips(counter: Expr | None) -> int | None:
+    """The most iterations a loop whose counter is doubled or halved can run, whatever
+    its start and bound: ``for (d = n >> 1; d > 0; d >>= 1)`` reaches 0 after at most
+    32 halvings of a 32-bit value; ``for (d = 2; d < n; d <<= 1)`` overflows after at
+    most 32 doublings (undefined for a signed counter, an endless loop for an unsigned
+    one: a program that ends stops before). None for any other counter or test."""
+    if not isinstance(counter, Sym) or counter.induction is None:
+        return None
+    d = counter.induction
+    geo = _geometric_shift(d, counter.type)
+    if geo is None or d.cmp is None or d.bound is None:
+        return None
+    left, c = geo
+    if left:
+        ok = d.cmp in ("<", "<=")
+    else:
+        # halving ends where the counter reaches 0 (a non-negative start: _geometric_shift)
+        b = _bounds(d.bound)
+        ok = (d.cmp in (">", "!=") and isinstance(d.bound, Const) and d.bound.value == 0) or (
+            d.cmp in (">", ">=") and b is not None and b[0] >= 0)
+    if not ok:
+        return None
+    # a non-negative value of the type has bits - signed bits: as many halvings reach 0,
+    # and as many doublings of a start of at least 1 reach the top bit
+    return -(-(counter.type.bits - int(counter.type.signed)) // c)
+
+
+#: Cooperative-groups tile queries cudalint models (``Executor._tile_query``).
+_TILE_QUERIES = frozenset(("thread_rank", "meta_group_rank", "size", "num_threads"))
+
+
+def _linear_thread() -> Expr:
+    """The thread's rank in its block: ``x + bx * (y + by * z)``."""
+    x, y, z = (Sym(f"threadIdx.{a}", UINT, lane_dependent=True) for a in "xyz")
+    bx, by = (Sym(f"blockDim.{a}", UINT) for a in "xy")
+    return Binary("+", x, Binary("*", bx, Binary("+", y, Binary("*", by, z, UINT), UINT),
+                                 UINT), UINT)
+
+
 @dataclass(frozen=True)
 class _Closed:
     """A loop-carried value in closed form: ``build(it)`` is its value at the top of
@@ -805,7 +846,7 @@ class Executor:
                 dims.append(0)
                 dim_exprs.append(e)
         element_type = a.element_type.spelling
-        elem_bytes: int | None = int(a.element_type.get_size())
+        elem_bytes: int | None = type_size(a.element_type)
         unknown = ""
         align = max(int(a.element_type.get_align()), 0)
         if elem_bytes is not None and elem_bytes <= 0:
@@ -845,7 +886,7 @@ class Executor:
         return self.w.file_arrays.get(k)
 
     def type_bytes(self, t: ci.Type) -> int | None:
-        size = int(t.get_size())
+        size = type_size(t)
         if size > 0:
             return size
         canon = t.get_canonical()
@@ -854,7 +895,23 @@ class Executor:
             return None if inner is None else inner * int(canon.element_count)
         spelled = t.spelling.replace("volatile ", "").replace("const ", "").strip()
         bound = self.env.types.get(spelled)
-        return bound[1] if bound is not None else None
+        if bound is not None:
+            return bound[1]
+        resolved = self.resolved_type(t)
+        if resolved is not None:
+            size = type_size(resolved)
+            return size if size > 0 else None
+        return None
+
+    def resolved_type(self, t: ci.Type) -> ci.Type | None:
+        """``typename vec4<T>::Type`` with T bound in this instantiation: that member
+        of the specialization the file declares; None otherwise."""
+        spelled = t.spelling.replace("volatile ", "").replace("const ", "").strip()
+        if "::" not in spelled or not self.env.types:
+            return None
+        for name, (shown, _) in self.env.types.items():
+            spelled = re.sub(rf"\b{re.escape(name)}\b", shown, spelled)
+        return self.w.member_type(spelled)
 
     # --- lvalues and pointers ------------------------------------------------------------
 
@@ -888,6 +945,19 @@ class Executor:
             base, idx = strip(children[0]), children[1]
             # ``base`` is an array lvalue that decayed, or a pointer value.
             loc: Loc | None
+            if TK.from_id(base.ckind) not in ARRAY_TYPES and base.ckind in DEPENDENT_KINDS \
+                    and base.kind == N.ARRAY_SUBSCRIPT:
+                # ``s[i][j]`` in a template body where ``s`` has a dependent extent: clang
+                # gives ``s[i]`` a dependent type, not an array type; it is still a row.
+                loc = self.lvalue(base)
+                if loc is None:
+                    return None
+                if loc.decl is None or loc.indices is None \
+                        or len(loc.indices) >= loc.decl.ndim:
+                    return None
+                loc.indices.append(self.expr(idx))
+                loc.type = n.type
+                return loc
             if TK.from_id(base.ckind) in ARRAY_TYPES:
                 loc = self.lvalue(base)
                 if loc is None:
@@ -899,13 +969,19 @@ class Executor:
                 p = self.ptr_value(children[0])
                 if p is None:
                     return None
-                loc = self.deref(p, n.type)
                 elem_t = n.type
+                if n.ckind in DEPENDENT_KINDS and p.pointee is not None \
+                        and self.type_bytes(elem_t) is None:
+                    # ``sdata[tile.meta_group_rank()]``: a dependent index makes the whole
+                    # subscript dependent in a template body; the pointer says what it is
+                    elem_t = p.pointee
+                loc = self.deref(p, elem_t)
                 if p.decl is None and p.array.base_offset is not None \
                         and p.offset == Const(0, LONG):
                     loc.indices = []  # a carved array's own pointer: a plain subscript
             ie = self.expr(idx)
-            loc.type = n.type
+            loc.type = elem_t if n.ckind in DEPENDENT_KINDS \
+                and self.type_bytes(n.type) is None else n.type
             if loc.indices is not None and loc.decl is not None:
                 if len(loc.indices) < loc.decl.ndim:
                     loc.indices.append(ie)  # a plain chain: loc_offset computes the offset
@@ -1362,6 +1438,10 @@ class Executor:
     def leaves(self, t: ci.Type, depth: int = 0) -> list[tuple[int, int]] | None:
         """(offset, width) of the hardware accesses one copy of ``t`` makes."""
         canon = t.get_canonical()
+        if canon.kind.value in DEPENDENT_KINDS and depth <= 4:
+            resolved = self.resolved_type(t)
+            if resolved is not None:
+                return self.leaves(resolved, depth + 1)
         size = self.type_bytes(t)
         if size is None:
             return None
@@ -1396,7 +1476,8 @@ class Executor:
         return result
 
     def emit(self, loc: Loc, role: str, node: Node, unknown: str = "",
-             width: int | None = None, matrix: bool = False) -> None:
+             width: int | None = None, matrix: bool = False,
+             collective: bool = False) -> None:
         kinds = ROLE_KINDS[role]
         if not kinds or self.fn is None or self.root_fn is None:
             return
@@ -1419,6 +1500,9 @@ class Executor:
             leaves = None if size is None else [(0, size)]
         else:
             leaves = self.leaves(loc.type)
+            if leaves is None:
+                resolved = self.resolved_type(loc.type)
+                leaves = self.leaves(resolved) if resolved is not None else None
         reason = unknown or loc.unknown
         if not reason and loc.decl is not None:
             reason = self.array_record(loc.decl)[3]
@@ -1443,7 +1527,8 @@ class Executor:
                     launch_params=tuple(sorted(self.root_env.params)),
                     indices=indices, element_offset=loc.member_offset + off,
                     region=self.region, order=self.order, volatile=volatile,
-                    matrix=matrix, **self.atomic_fields(kind, loc.type),
+                    matrix=matrix, collective=collective,
+                    **self.atomic_fields(kind, loc.type),
                 ))
 
     def atomic_fields(self, kind: str, value_type: ci.Type) -> dict[str, Any]:
@@ -2317,7 +2402,11 @@ class Executor:
         ct = x.type
         c = _as_type(_subst(x, v, Const(0, t)), ct)
         m = _as_type(core.rhs, ct)
-        if _bounds(v0) is None:
+        # unsigned arithmetic wraps modulo 2^bits, which a power of two m divides: the
+        # identity holds from any start (no value is negative)
+        wraps = not ct.signed and isinstance(m, Const) and 0 < m.value <= 1 << ct.bits \
+            and m.value & (m.value - 1) == 0
+        if _bounds(v0) is None and not wraps:
             return "is updated modulo a value in a loop from a start that may be negative"
         if ct.signed and not (isinstance(c, Const) and c.value >= 0 and _bounds(m) is not None):
             return "is updated modulo a value in a loop by a step that may be negative"
@@ -2430,6 +2519,12 @@ class Executor:
                 counter.induction.cmp, counter.induction.bound, index=True)), True
         if periodic is not None:
             return periodic, False
+        most = _geometric_trips(counter)
+        if most is not None:
+            # a doubling or halving counter from a start (or to a bound) cudalint does not
+            # know: every iteration number it can reach, a superset of the ones it does
+            return Sym(f"k@L{line}:{label}", INT, induction=Induction(
+                Const(0, INT), "+", Const(1, INT), "<", Const(most, INT))), True
         if counter is not None and ind is not None:
             ks = [x for x in _nodes(counter) if isinstance(x, Sym) and x.name.startswith("k@L")]
             if ks:
@@ -2825,7 +2920,8 @@ class Executor:
         if low.matrices and low.matrices < 4:  # LDSM .x1/.x2: lanes 8N.. give no row
             self.guards = (*saved, Binary("<", lane, Const(8 * low.matrices, UINT), UINT))
         try:
-            self.emit(loc, role, c, width=low.width, matrix=low.matrices > 0)
+            self.emit(loc, role, c, width=low.width, matrix=low.matrices > 0,
+                      collective=True)
         finally:
             self.guards = saved
         self.new_region()
@@ -2964,7 +3060,8 @@ class Executor:
                 self.guards = (*saved, guard)
             try:
                 self.emit(self.deref(p, pointee), role, n, unknown=reason, width=width,
-                          matrix=op in ("ldmatrix", "stmatrix"))
+                          matrix=op in ("ldmatrix", "stmatrix"),
+                          collective=op in ("ldmatrix", "stmatrix"))
             finally:
                 self.guards = saved
         return count
@@ -2993,9 +3090,9 @@ class Executor:
             copy = size if size is not None and size in (4, 8, 16) else 16
             bypass = ".cg" in suffixes
             return STORE, copy, (
-                "inline PTX 'cp.async.cg' writes shared memory asynchronously; Nsight Compute"
-                " does not count the shared side of LDGSTS.BYPASS, so its cost is not"
-                " measured" if bypass else
+                "inline PTX 'cp.async.cg' writes shared memory asynchronously; its cost"
+                " follows the 128-byte lines it writes, not the bank rule (timed on the"
+                " H100, docs/bank-model.md), and is not modelled" if bypass else
                 "inline PTX 'cp.async' writes shared memory asynchronously; its bank cost is"
                 " measured only for some patterns (docs/bank-model.md)"), None
         bytes_ = ptx_width(suffixes)
@@ -3439,6 +3536,13 @@ class Executor:
     def cooperative(self, c: Node, name: str, t: IntType | None) -> Expr | None:
         """Cooperative-groups queries: ``thread_rank()`` and friends of a block or tile."""
         ref = c.referenced
+        if ref is None and not name and c.children and len(arguments(c)) == 0:
+            # ``tile.meta_group_rank()`` in a template body where ``tile`` is
+            # ``cg::tiled_partition<G>(cta)``: clang leaves the call unresolved and
+            # nameless
+            method = self.w.slice(strip(c.children[0]).extent).rpartition(".")[2].strip()
+            size = self._dependent_tile_size(c) if method in _TILE_QUERIES else None
+            return None if size is None else self._tile_query(method, size, t or UINT)
         if ref is None or ref.kind != K.CXX_METHOD:
             return None
         parent = ref.semantic_parent
@@ -3451,26 +3555,55 @@ class Executor:
         if member is not None and member.children:
             obj_type = member.children[0].type.get_canonical().spelling
         tile = re.search(r"thread_block_tile<\s*(\d+)", obj_type)
-        x, y, z = (Sym(f"threadIdx.{a}", UINT, lane_dependent=True) for a in "xyz")
+        linear = _linear_thread()
         bx, by, bz = (Sym(f"blockDim.{a}", UINT) for a in "xyz")
-        linear = Binary("+", x, Binary("*", bx, Binary("+", y, Binary("*", by, z, UINT),
-                                                          UINT), UINT), UINT)
         rt = t or UINT
         if tile is not None or cls.startswith("thread_block_tile"):
             size = int(tile.group(1)) if tile is not None else 32
-            if name == "thread_rank":
-                return self._as(fold(Binary("%", linear, Const(size, UINT), UINT)), rt)
-            if name in ("meta_group_rank",):
-                return self._as(fold(Binary("/", linear, Const(size, UINT), UINT)), rt)
-            if name in ("size", "num_threads"):
-                return Const(size, rt)
-            return None
+            return self._tile_query(name, size, rt)
         if cls == "thread_block" or "thread_block" in obj_type:
             if name == "thread_rank":
                 return self._as(linear, rt)
             if name in ("size", "num_threads"):
                 return self._as(Binary("*", Binary("*", bx, by, UINT), bz, UINT), rt)
         return None
+
+    def _tile_query(self, name: str, size: int, rt: IntType) -> Expr | None:
+        """``thread_rank()``, ``meta_group_rank()``, ``size()`` of a tile of ``size``
+        threads partitioned from the thread block."""
+        linear = _linear_thread()
+        if name == "thread_rank":
+            return self._as(fold(Binary("%", linear, Const(size, UINT), UINT)), rt)
+        if name == "meta_group_rank":
+            return self._as(fold(Binary("/", linear, Const(size, UINT), UINT)), rt)
+        if name in ("size", "num_threads"):
+            return Const(size, rt)
+        return None
+
+    def _dependent_tile_size(self, c: Node) -> int | None:
+        """The size of the tile an unresolved ``obj.method()`` call is made on, where
+        ``obj`` is a local declared as ``thread_block_tile<N>`` or initialised by
+        ``tiled_partition<N>(...)`` with ``N`` known in this instantiation."""
+        callee = strip(c.children[0]) if c.children else None
+        if callee is None or self.fn is None:
+            return None
+        # the object, by name: clang does not always expose it under the member
+        obj = self.w.slice(callee.extent).rpartition(".")[0].strip()
+        decls = [v for v in self.fn.vars.values()
+                 if v.name == obj and not v.is_param and not v.modified and v.init is not None]
+        if len(decls) != 1:
+            return None
+        init = decls[0].init
+        assert init is not None
+        text = self.w.slice(init.extent)
+        m = re.search(r"\b(?:tiled_partition|thread_block_tile)\s*<\s*([^<>,]+?)\s*[,>]",
+                      text)
+        if m is None:
+            return None
+        names = dict(self.w.named_consts())
+        names.update(self.env.values)
+        size = cexpr.evaluate(m.group(1), names, self.w._macro_types)
+        return size if size is not None and 0 < size <= 1024 else None
 
     @staticmethod
     def _as(e: Expr, t: IntType) -> Expr:

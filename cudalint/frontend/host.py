@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 import clang.cindex as ci
 
 from cudalint.budget import check as check_budget
+from cudalint.frontend import cexpr
 from cudalint.frontend.consteval import (
     UO_ADDR_OF,
     UO_POST_DEC,
@@ -70,6 +71,8 @@ from cudalint.frontend.cursors import (
 from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor
 from cudalint.frontend.tree import Node, build
 from cudalint.ir import INT, LONG, Access, Const, Expr, Launch, Opaque, Sym
+from cudalint.model.arch import MAX_BLOCK_Z as MAX_Z
+from cudalint.model.arch import MAX_THREADS_PER_BLOCK as MAX_THREADS
 
 if TYPE_CHECKING:
     from cudalint.frontend.walker import Walker
@@ -85,8 +88,6 @@ MAX_CONTEXTS = 64
 MAX_ITERATIONS = 64
 #: Shapes one launch may stand for when a block dimension is unknown.
 MAX_SHAPES = 64
-MAX_THREADS = 1024
-MAX_Z = 64
 
 #: ``.value`` / ``::value`` ending a dependent member reference (``ic.value``).
 _VALUE_MEMBER = re.compile(r"(\.|::)\s*value\s*$")
@@ -847,6 +848,8 @@ class HostLaunches:
         #: kernel name -> instantiation label -> its template arguments
         self.instantiations: dict[str, dict[str, Env]] = {}
         self._callers: dict[int, list[tuple[Function, Node]]] = {}
+        #: host function templates named with template arguments but not called there
+        self._named: dict[int, list[tuple[Function, Node]]] = {}
         #: keys of generic lambdas' parameters bound to integral constants -> their names
         self._lambda_params: dict[int, str] = {}
         #: By id() of a Node: the locals it writes, and those whose address it hands out
@@ -888,14 +891,42 @@ class HostLaunches:
         """Calls from host function ``fn`` to other host functions of the file."""
         assert fn.body is not None
         stack = [fn.body]
+        callees: set[int] = set()
+        refs: list[Node] = []
         while stack:
             n = stack.pop()
             stack.extend(n.children)
+            if n.kind == N.DECL_REF:
+                refs.append(n)
             if n.kind != N.CALL or config_call(n) is not None:
                 continue
+            callee = self._callee(n)
+            if callee is not None:
+                callees.add(id(callee))
             target = self._host_target(n)
             if target is not None and target is not fn:
                 self._callers.setdefault(id(target), []).append((fn, n))
+        for n in refs:
+            # ``check(run<2, 2048>, M, N, K)``: a host function template named with its
+            # template arguments but not called here runs with them wherever it is called
+            if id(n) in callees:
+                continue
+            target = self._template_ref(n)
+            if target is not None and target is not fn:
+                self._named.setdefault(id(target), []).append((fn, n))
+
+    def _template_ref(self, n: Node) -> Function | None:
+        """The host function template a reference names with explicit template arguments
+        (``run<2, 2048>``), if it is one of this file's."""
+        ref = n.referenced
+        if ref is None or ref.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) \
+                or "<" not in self.w.slice(n.extent):
+            return None
+        for f in self.w.functions_by_name.get(n.spelling, ()):
+            if f.template_params and not f.is_kernel and not f.is_device \
+                    and f.body is not None:
+                return f
+        return None
 
     def _host_target(self, call: Node) -> Function | None:
         callee = self._callee(call)
@@ -951,6 +982,13 @@ class HostLaunches:
                             ctx = self._callee_context(ex, call, fn)
                             if len(out) < MAX_CONTEXTS:
                                 out.setdefault(ctx.key(), ctx)
+            for caller, ref in self._named.get(k, ()):
+                for cctx in self.contexts(caller):
+                    ex = _HostExecutor(self, caller, cctx, {})
+                    env = self.template_env(ex, ref, fn)
+                    if env is not None and env.label is not None and len(out) < MAX_CONTEXTS:
+                        ctx = _Context(env)
+                        out.setdefault(ctx.key(), ctx)
             if fn.template_params:
                 # ``template void reduce<float>(int, ...);``: NVIDIA's samples instantiate
                 # the host wrapper explicitly and call it from another file
@@ -1194,7 +1232,7 @@ class HostLaunches:
         m = _INTEGRAL_CONSTANT.match(text) or _INTEGRAL_CONSTANT.match(
             " ".join(arg.type.spelling.split()))
         if m is not None:
-            return self.w._eval_text_in(m.group(1), names)
+            return cexpr.evaluate(m.group(1), names, self.w._macro_types)
         return None
 
     def _switch_cases(self, fn: Function, site: Node, ctx: _Context, refs: set[int]
@@ -1638,9 +1676,12 @@ class HostLaunches:
         text = self.w.slice(callee.extent)
         m = re.search(r"<(.*)>\s*$", text, re.S)
         if not m:
-            return None
+            return self._ast_template_env(ex, callee, target)
         args = split_top_level(m.group(1))
-        if len(args) != len(target.template_params):
+        params = target.template_params
+        if len(args) < len(params) and all(p.default is not None for p in params[len(args):]):
+            args += [str(p.default) for p in params[len(args):]]  # default arguments
+        if len(args) != len(params):
             return None
         names = dict(self.w.named_consts())
         names.update(ex.env.values)
@@ -1671,7 +1712,32 @@ class HostLaunches:
                         v = self._local_value(ex, ident)
                     if v is not None:
                         names[ident] = v
-            value = self.w._eval_text_in(arg, names)
+            value = cexpr.evaluate(arg, names, self.w._macro_types)
+            if value is None:
+                return None
+            env.values[p.name] = value
+            parts.append(f"{p.name}={value}")
+        env.label = ", ".join(parts)
+        return env
+
+    def _ast_template_env(self, ex: _HostExecutor, callee: Node, target: Function
+                          ) -> Env | None:
+        """Template arguments from the reference's children, where its text is not at
+        hand (a launch written inside a macro: the extent is the macro's invocation). In
+        a template body clang keeps them after the overloaded name: ``MMA_M``,
+        ``(stages)``, ``true``. Non-type arguments only."""
+        kids = list(callee.children)
+        if not kids or kids[0].kind not in (K.OVERLOADED_DECL_REF.value, K.TEMPLATE_REF.value):
+            return None
+        args = kids[1:]
+        params = target.template_params
+        if len(args) > len(params) or any(p.is_type for p in params) or any(
+                p.default is None for p in params[len(args):]):
+            return None
+        env = Env()
+        parts: list[str] = []
+        for i, p in enumerate(params):
+            value = ex.known(args[i]) if i < len(args) else p.default
             if value is None:
                 return None
             env.values[p.name] = value

@@ -13,10 +13,12 @@ import os
 import re
 import tempfile
 import threading
+import time
 from collections.abc import Mapping
 
 import clang.cindex as ci
 
+from cudalint.frontend import cache as _cache
 from cudalint.frontend import shim
 from cudalint.frontend.walker import walk_translation_unit
 from cudalint.ir import Note, Span, TranslationUnit
@@ -261,6 +263,45 @@ def _with_precompiled_shim(args: list[str]) -> list[str]:
     return [*rest, "-include-pch", path]
 
 
+# --- analyses in forked processes (``cudalint.api``: one child per file, issue 17) ----------
+
+
+def prepare_fork() -> None:
+    """In the process that forks one child per file, before the first fork: load
+    libclang, and create the temporary directories the children write in (the empty
+    toolkit, the precompiled shims), so that they belong to this process, which
+    removes them at its exit (a child ends with ``os._exit``). Never raises: a child
+    that cannot load libclang reports that itself."""
+    with contextlib.suppress(Exception):
+        _get_index()
+        _empty_cuda_path()
+        _pch_path()
+    # the parse cache's key of the package (hashing its files), once here, not per child
+    with contextlib.suppress(Exception):
+        from cudalint.frontend import cache
+
+        fingerprint = getattr(cache, "_package_fingerprint", None)
+        if cache.directory() is not None and fingerprint is not None:
+            fingerprint()
+
+
+def precompiled_shims() -> dict[tuple[str, ...], str | None]:
+    """The precompiled shims known so far (by clang arguments): a child compares them
+    with what it inherited and hands the new ones to :func:`adopt_precompiled_shims` in
+    the parent, so that the next children load the shim the first one built."""
+    with _lock:
+        return dict(_pch_cache)
+
+
+def adopt_precompiled_shims(shims: Mapping[tuple[str, ...], str | None]) -> None:
+    """Record shims a child built, or failed to build (None), as it would have recorded
+    them in-process (see :func:`precompiled_shims`); a file no longer there is not."""
+    with _lock:
+        for key, path in shims.items():
+            if key not in _pch_cache and (path is None or os.path.isfile(path)):
+                _pch_cache[key] = path
+
+
 def _read(path: str) -> bytes:
     if os.path.isdir(path):
         raise FrontendError(f"{path}: is a directory")
@@ -394,6 +435,22 @@ def parse_file(path: str, options: Options, contents: bytes | None = None,
     a file that still parses become ``Note``s on the returned unit.
     """
     source = _read(path) if contents is None else contents
+    # The IR of an unchanged file from an earlier run (``--cache-dir``; see
+    # cudalint.frontend.cache for what is compared). Not with headers overlaid.
+    cache_dir = _cache.directory() if not headers and _cache.cacheable(options) else None
+    entry, started = "", time.time_ns()
+    if cache_dir is not None:
+        try:
+            entry = _cache.key(path, source, options, clang_args(options))
+        except (OSError, ValueError):  # no working directory, say: no cache
+            cache_dir = None
+        else:
+            cached = _cache.load(cache_dir, entry)
+            if cached is not None:
+                return cached
+            # made before the parse starts: it may lie in a directory the entry records
+            _cache.prepare(cache_dir)
+            started = time.time_ns()
     index = _get_index()
     unsaved: list[tuple[str, str | bytes]] = [(path, source)]
     unsaved.extend((os.path.abspath(h), text) for h, text in (headers or {}).items())
@@ -406,7 +463,11 @@ def parse_file(path: str, options: Options, contents: bytes | None = None,
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"{path}: libclang could not parse the file: {exc}") from exc
     notes = _diagnostic_notes(tu, path, options)
-    return walk_translation_unit(tu, path, source, notes, options.defines, options.arch)
+    unit = walk_translation_unit(tu, path, source, notes, options.defines, options.arch)
+    if cache_dir is not None:
+        with contextlib.suppress(Exception):  # a cache that fails is no cache
+            _cache.store(cache_dir, entry, unit, path, options, started)
+    return unit
 
 
 # --- ``-v``: the command line a user can run (issue 13, item 5) ----------------------------

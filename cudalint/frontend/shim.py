@@ -467,6 +467,7 @@ __host__ cudaError_t cudaGetDeviceProperties(cudaDeviceProp*, int);
 __host__ cudaError_t cudaDeviceGetAttribute(int*, int, int);
 __host__ cudaError_t cudaDeviceReset(void);
 __host__ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig);
+__host__ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig*);
 __host__ cudaError_t cudaStreamCreate(cudaStream_t*);
 __host__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned int);
 __host__ cudaError_t cudaStreamDestroy(cudaStream_t);
@@ -675,7 +676,12 @@ class thread_block_tile : public thread_group {
   template <class T> __device__ unsigned int match_any(T val) const;
   template <class P> __device__ operator thread_block_tile<Size, P>() const;
 };
+template <unsigned int MaxBlockSize = 1024, unsigned int Stages = 1> struct block_tile_memory {
+  unsigned char storage[16];
+};
 __device__ thread_block this_thread_block();
+template <unsigned int N, unsigned int S>
+__device__ thread_block this_thread_block(block_tile_memory<N, S>& scratch);
 __device__ grid_group this_grid();
 __device__ coalesced_group coalesced_threads();
 template <unsigned int Size, class ParentT>

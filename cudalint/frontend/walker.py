@@ -11,7 +11,6 @@ with unknown parameters.
 
 from __future__ import annotations
 
-import ast
 import ctypes
 import os
 import re
@@ -19,13 +18,13 @@ import re
 import clang.cindex as ci
 
 from cudalint.budget import check as check_budget
+from cudalint.frontend import cexpr
 from cudalint.frontend.consteval import (
     UO_ADDR_OF,
     UO_POST_DEC,
     UO_POST_INC,
     UO_PRE_DEC,
     UO_PRE_INC,
-    binary_value,
     evaluate_int,
     is_from_project,
     unary_operator_kind,
@@ -36,7 +35,6 @@ from cudalint.frontend.cursors import (
     BUILTIN_TYPE_SIZES,
     DEFINE,
     EXPLICIT_INSTANTIATION,
-    INT_SUFFIX,
     LOOPS,
     TK,
     TOP_LEVEL_KINDS,
@@ -52,13 +50,14 @@ from cudalint.frontend.cursors import (
     node_int_type,
     split_top_level,
     strip,
+    type_size,
 )
 from cudalint.frontend.execute import Executor, call_name, fn_key
 from cudalint.frontend.host import CONFIG_FUNCTIONS, HostLaunches
 from cudalint.frontend.tree import Node, build, top_level
 from cudalint.ir import (
-    LONG,
     Access,
+    IntType,
     Kernel,
     Launch,
     Note,
@@ -66,6 +65,7 @@ from cudalint.ir import (
     Span,
     TranslationUnit,
 )
+from cudalint.model.arch import DEFAULT_ARCH
 
 # --- the walker ----------------------------------------------------------------------------
 
@@ -132,7 +132,7 @@ def _read_or_empty(name: str) -> bytes:
 class Walker:
     def __init__(
         self, tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
-        defines: tuple[str, ...], arch: str = "sm_90",
+        defines: tuple[str, ...], arch: str = DEFAULT_ARCH,
     ) -> None:
         self.tu = tu
         #: The target (``sm_XX``): how nvcc lowers wmma fragment accesses depends on it.
@@ -151,6 +151,7 @@ class Walker:
         self.kernels_by_name: dict[str, Function] = {}
         self.file_consts: dict[str, int] = {}
         self._named_consts: dict[str, int] | None = None
+        self._macro_types: dict[str, IntType] = {}  # the C types of evaluated macros
         self._type_sizes: dict[str, int] | None = None
         self.arrays: dict[str, SharedArray] = {}
         self.functions_by_key: dict[int, Function] = {}
@@ -162,6 +163,8 @@ class Walker:
         self.class_specializations: dict[int, list[ci.Cursor]] = {}
         #: Canonical spellings of the file-scope typedefs (``uint`` → ``unsigned int``).
         self.typedef_canon: dict[str, str] | None = None
+        #: ``reference_parameters`` by declaration.
+        self._reference_parameters: dict[int, frozenset[int]] = {}
 
     # spans and text: code may be in the main file or in a project header it includes
 
@@ -340,6 +343,21 @@ class Walker:
             includes=self.project_includes(),
         )
 
+    def reference_parameters(self, callee: ci.Cursor) -> frozenset[int]:
+        """The positions of ``callee``'s parameters that are references to non-const
+        (through which a call may change the caller's variables); computed once per
+        declaration (most calls, ``printf`` or ``cudaMalloc``, have none)."""
+        k = key_of(callee)
+        hit = self._reference_parameters.get(k)
+        if hit is None:
+            hit = frozenset(
+                i for i, p in enumerate(callee.get_arguments() or ())
+                if p is not None and p.type.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)
+                and not p.type.get_pointee().is_const_qualified()
+            )
+            self._reference_parameters[k] = hit
+        return hit
+
     def add_array(self, rec: SharedArray) -> None:
         self.arrays.setdefault(rec.key, rec)
 
@@ -457,7 +475,7 @@ class Walker:
                     "volatile ", "").replace("&", "").split())
                 bound = caller.types.get(spelled)
                 if bound is None:
-                    size = int(t.get_size())
+                    size = type_size(t)
                     bound = (spelled, size) if size > 0 else None
                 if bound is not None:
                     out[pname] = bound
@@ -501,6 +519,16 @@ class Walker:
             if v is not None:
                 self.file_consts.setdefault(c.spelling, v)
 
+    def _param_default(self, param: Node) -> int | None:
+        """The constant default argument of a non-type template parameter, if any."""
+        exprs = [ch for ch in param.children if ch.is_expr]
+        if len(exprs) != 1:
+            return None
+        text = self.slice(exprs[0].extent).strip()
+        if text in ("true", "false"):
+            return int(text == "true")
+        return self.eval_text(text)
+
     def _function(self, c: Node) -> None:
         is_kernel = is_device = False
         body = None
@@ -514,7 +542,7 @@ class Walker:
             elif k == N.COMPOUND_STMT:
                 body = ch
             elif k == N.TEMPLATE_NON_TYPE:
-                params.append(TemplateParam(ch.spelling, False))
+                params.append(TemplateParam(ch.spelling, False, self._param_default(ch)))
             elif k in (N.TEMPLATE_TYPE, N.TEMPLATE_TEMPLATE):
                 params.append(TemplateParam(ch.spelling, True))
         fn = Function(c, c.spelling, is_kernel, is_device and not is_kernel, params, body)
@@ -530,6 +558,11 @@ class Walker:
 
     def _array_decl(self, c: Node, kernel: str | None) -> ArrayDecl | None:
         t = c.type
+        if "block_tile_memory" in t.spelling:
+            # cooperative groups' scratch for tiles wider than a warp
+            # (``__shared__ cg::block_tile_memory<N> scratch``): the library's, never
+            # indexed by user code
+            return None
         span = self.span(c.extent)
         canon = t.get_canonical()
         align = self._declared_alignment(c)
@@ -539,7 +572,7 @@ class Walker:
             # extern __shared__ T s[]: the dynamic window, extent unknown.
             elem = canon.element_type if canon.kind == TK.INCOMPLETEARRAY else t.element_type
             return ArrayDecl(
-                c.cursor, c.spelling, kernel, 1, [0], [None], elem, elem.get_size() < 0,
+                c.cursor, c.spelling, kernel, 1, [0], [None], elem, type_size(elem) < 0,
                 span, (), (), dynamic=True, declared_alignment=align,
             )
         dims: list[int | None] = []
@@ -559,7 +592,7 @@ class Walker:
                 if cc.kind in ARRAY_TYPES:
                     cur = cc
         elem = cur
-        if elem.get_size() < 0:
+        if type_size(elem) < 0:
             dependent = True
         extents = sorted(
             (
@@ -649,7 +682,7 @@ class Walker:
                 parts.append(f"{p.name}={v}")
             elif kind == ci.TemplateArgumentKind.TYPE:
                 at = spec.get_template_argument_type(i)
-                size = int(at.get_size())
+                size = type_size(at)
                 if size <= 0:
                     return None
                 env.types[p.name] = (at.spelling, size)
@@ -698,50 +731,15 @@ class Walker:
             for _ in range(4):  # macros naming macros
                 for name, value in macros.items():
                     if name not in table:
-                        v = self._eval_text_in(value, table)
-                        if v is not None:
-                            table[name] = v
+                        r = cexpr.evaluate_typed(value, table, self._macro_types)
+                        if r is not None:
+                            table[name], self._macro_types[name] = r
         return self._named_consts
 
     def eval_text(self, text: str) -> int | None:
-        return self._eval_text_in(text, self.named_consts())
-
-    @staticmethod
-    def _eval_text_in(text: str, names: dict[str, int]) -> int | None:
-        text = INT_SUFFIX.sub(r"\1", text.split("//")[0].strip())
-        text = text.replace("&&", " and ").replace("||", " or ")
-        try:
-            tree = ast.parse(text, mode="eval")
-        except (SyntaxError, ValueError):
-            return None
-
-        def ev(n: ast.AST) -> int:
-            if isinstance(n, ast.Constant) and isinstance(n.value, int):
-                return int(n.value)
-            if isinstance(n, ast.Name) and n.id in names:
-                return names[n.id]
-            if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd, ast.Invert)):
-                v = ev(n.operand)
-                if isinstance(n.op, ast.USub):
-                    return -v
-                return ~v if isinstance(n.op, ast.Invert) else v
-            if isinstance(n, ast.BinOp):
-                ops = {
-                    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "/",
-                    ast.Mod: "%", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&",
-                    ast.BitOr: "|", ast.BitXor: "^",
-                }
-                op = ops.get(type(n.op))
-                if op is not None:
-                    r = binary_value(op, ev(n.left), ev(n.right), LONG)
-                    if r is not None:
-                        return r
-            raise ValueError(text)
-
-        try:
-            return ev(tree.body)
-        except (ValueError, RecursionError):
-            return None
+        """The value of the C constant expression ``text`` (a template or
+        ``__launch_bounds__`` argument) with the file's constants and macros."""
+        return cexpr.evaluate(text, self.named_consts(), self._macro_types)
 
     def type_size(self, text: str) -> int | None:
         spelled = " ".join(text.replace("const", " ").split())
@@ -752,11 +750,46 @@ class Walker:
             for c in top_level(self.tu.cursor):
                 if c.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL,
                               K.UNION_DECL):
-                    size = c.type.get_size()
+                    size = type_size(c.type)
                     if size > 0:
                         sizes.setdefault(c.spelling, int(size))
             self._type_sizes = sizes
-        return self._type_sizes.get(spelled)
+        got = self._type_sizes.get(spelled)
+        if got is None and "::" in spelled:
+            got = self._member_type_size(spelled)
+        return got
+
+    def _member_type_size(self, spelled: str) -> int | None:
+        t = self.member_type(spelled)
+        size = type_size(t) if t is not None else -1
+        return int(size) if size > 0 else None
+
+    def member_type(self, spelled: str) -> ci.Type | None:
+        """``typename vec4<float>::Type``: a member type of a class template
+        specialization the file declares (``template <> struct vec4<float> { typedef
+        float4 Type; };``, NVIDIA's nbody sample)."""
+        m = re.fullmatch(r"(?:typename\s+)?(\w+\s*<.*>)\s*::\s*(\w+)", spelled)
+        if m is None:
+            return None
+        owner = "".join(m.group(1).split())
+        name = owner.partition("<")[0]
+        primary: ci.Type | None = None
+        for c in top_level(self.tu.cursor):
+            # an explicit specialization for exactly these arguments, else the primary
+            # template's member where it does not depend on the arguments
+            special = c.kind in (K.STRUCT_DECL, K.CLASS_DECL) \
+                and "".join(c.type.spelling.split()) == owner
+            if not special and not (c.kind == K.CLASS_TEMPLATE and c.spelling == name):
+                continue
+            for ch in c.get_children():
+                if ch.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL) and ch.spelling == m.group(2):
+                    t = ch.underlying_typedef_type if ch.kind == K.TYPEDEF_DECL \
+                        else ch.type.get_canonical()
+                    if special:
+                        return t
+                    if type_size(t) > 0:
+                        primary = t
+        return primary
 
     # kernels
 
@@ -780,9 +813,11 @@ class Walker:
         if above is not None:
             m2 = BLOCK_DIM_ANNOTATION.search(above)
             if m2:
-                annotated = (
-                    int(m2.group(1)), int(m2.group(2) or 1), int(m2.group(3) or 1)
-                )
+                # Each extent is a C constant expression: 256, 32 * 8, TILE (a macro).
+                dims = [self.eval_text(a) for a in split_top_level(m2.group(1))]
+                if 1 <= len(dims) <= 3 and all(d is not None and d > 0 for d in dims):
+                    x, y, z = [d or 1 for d in dims] + [1] * (3 - len(dims))
+                    annotated = (x, y, z)
         return Kernel(
             name=fn.name, span=span, max_threads=max_threads, annotated_block=annotated,
             template_params=tuple(p.name for p in fn.template_params),
@@ -819,8 +854,6 @@ class _Scanner:
             var.address_taken = True
         else:
             var.assigned = True
-        if loop:
-            var.in_loop = True
         if rhs is not None:
             var.writes.append(rhs)
 
@@ -854,11 +887,11 @@ class _Scanner:
                 ref = c.referenced
                 if ref is not None:
                     # A reference parameter lets the callee change a local.
-                    for a, p in zip(arguments(c), ref.get_arguments() or (), strict=False):
-                        if p is not None and p.type.kind in (TK.LVALUEREFERENCE,
-                                                             TK.RVALUEREFERENCE) \
-                                and not p.type.get_pointee().is_const_qualified():
-                            self.mark_write(a, None, loop, address=True)
+                    by_ref = self.w.reference_parameters(ref)
+                    if by_ref:
+                        for i, a in enumerate(arguments(c)):
+                            if i in by_ref:
+                                self.mark_write(a, None, loop, address=True)
         elif kind == N.VAR_DECL:
             self.var_decl(c, children, loop)
             return
@@ -885,15 +918,14 @@ class _Scanner:
         if TK.from_id(c.ckind) not in ARRAY_TYPES:
             exprs = [ch for ch in children if ch.is_expr]
             init = exprs[-1] if exprs else None
-        self.fn.vars[key_of(c.cursor)] = Var(c.spelling, init, in_loop=loop > 0,
-                                             loop_var=loop_var)
+        self.fn.vars[key_of(c.cursor)] = Var(c.spelling, init, loop_var=loop_var)
         for ch in children:
             self.visit(ch, loop)
 
 
 def walk_translation_unit(
     tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
-    defines: tuple[str, ...] = (), arch: str = "sm_90",
+    defines: tuple[str, ...] = (), arch: str = DEFAULT_ARCH,
 ) -> TranslationUnit:
     """The IR of a parsed translation unit (``path`` names its main file in spans)."""
     return Walker(tu, path, source, notes, defines, arch).run()

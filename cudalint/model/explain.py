@@ -118,11 +118,6 @@ class BankMap:
     def drawn_wavefronts(self) -> int:
         return sum(p.cost for p in self.phases)
 
-    @property
-    def conflicting(self) -> bool:
-        return any(c is not None and c.colliding
-                   for p in self.phases for row in p.wavefronts for c in row)
-
 
 def _units(address: int, width: int, unit: int) -> range:
     return range(address // unit, (address + max(width, 1) - 1) // unit + 1)

@@ -162,11 +162,6 @@ def _combine(e: Expr, kids: list[Poly]) -> Poly:
     return _func(_OP_NAMES[e.op], kids)
 
 
-def atom_names(atom: Atom) -> frozenset[str]:
-    """The symbol names an atom reads (an Opaque reads none: it is a symbol of its own)."""
-    return _atom_names(atom)
-
-
 @lru_cache(maxsize=8192)
 def _atom_names(atom: Atom) -> frozenset[str]:
     if atom[0] == "s":

@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable
+import threading
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -43,6 +46,7 @@ from cudalint.ir import (
     Cast,
     Const,
     Expr,
+    IntType,
     Kernel,
     Opaque,
     Select,
@@ -51,7 +55,7 @@ from cudalint.ir import (
     TranslationUnit,
     Unary,
 )
-from cudalint.model.arch import Arch, parse_arch
+from cudalint.model.arch import MAX_THREADS_PER_BLOCK, Arch, parse_arch
 from cudalint.model.banks import AtomicForm, warp_cost
 from cudalint.model.evaluate import (
     EVAL_ERRORS,
@@ -60,6 +64,7 @@ from cudalint.model.evaluate import (
     compile_warp,
     contains_opaque,
     free_symbols,
+    wrap,
 )
 from cudalint.model.merge import Instructions, merges
 from cudalint.model.results import AccessResult, Cost, Status
@@ -103,7 +108,7 @@ _NO_UNIFORMS = _Separable()
 class Shape:
     dims: tuple[int, int, int] | None
     source: BlockDimSource
-    max_threads: int = 1024
+    max_threads: int = MAX_THREADS_PER_BLOCK
     #: With ``dims`` None: the known components of the launch's shape (``(32, None, None)``
     #: for ``dim3(32, by, bz)``); the assumed enumeration is restricted to the legal shapes
     #: that agree with them. None: nothing is known (the assumed shape).
@@ -174,6 +179,56 @@ def _abstract_opaques(expr: Expr, found: dict[Opaque, Sym]) -> Expr:
             other=_abstract_opaques(expr.other, found),
         )
     return expr
+
+
+#: Operations the polynomial split keeps whole: a uniform operand of one of them makes
+#: the whole term entangled with any lane symbol in it.
+_NONLINEAR_OPS = frozenset(("/", "%", "<<", ">>", "&", "|", "^", "min", "max"))
+
+
+def _uniform_terms_as_symbols(expr: Expr, lanes: frozenset[str], free: frozenset[str]) -> Expr:
+    """``expr`` with each largest non-polynomial subterm that reads a free uniform symbol
+    and nothing lane-dependent replaced by a fresh uniform symbol (the same subterm by
+    the same symbol). Sound: the symbol ranges over every value, a superset of the values
+    the subterm takes, so a cost equal at every uniform shift is still a proof.
+    ``expr`` itself (``is``) when there is nothing to replace."""
+    made: dict[Expr, Sym] = {}
+
+    def uniform(e: Expr) -> bool:
+        syms = free_symbols(e)
+        return bool({s.name for s in syms} & free) and not any(
+            s.lane_dependent or s.name in lanes for s in syms
+        ) and not _is_lane_dependent(e)
+
+    def go(e: Expr) -> Expr:
+        if isinstance(e, Binary):
+            if e.op in _NONLINEAR_OPS and uniform(e):
+                sym = made.get(e)
+                if sym is None:
+                    shown = _names(sorted(s.name for s in free_symbols(e)))
+                    sym = Sym(f"opaque_u{len(made)}@a value computed from {shown}", e.type)
+                    made[e] = sym
+                return sym
+            lhs, rhs = go(e.lhs), go(e.rhs)
+            return e if lhs is e.lhs and rhs is e.rhs else replace(e, lhs=lhs, rhs=rhs)
+        if isinstance(e, Unary | Cast):
+            op = go(e.operand)
+            return e if op is e.operand else replace(e, operand=op)
+        if isinstance(e, Select):
+            if uniform(e):
+                sym = made.get(e)
+                if sym is None:
+                    shown = _names(sorted(s.name for s in free_symbols(e)))
+                    sym = Sym(f"opaque_u{len(made)}@a value computed from {shown}", e.type)
+                    made[e] = sym
+                return sym
+            c, t, o = go(e.cond), go(e.then), go(e.other)
+            if c is e.cond and t is e.then and o is e.other:
+                return e
+            return replace(e, cond=c, then=t, other=o)
+        return e
+
+    return go(expr)
 
 
 #: Atomics nvcc aggregates across the warp when the address is warp-uniform at compile
@@ -424,7 +479,6 @@ class _Outcome:
     cost: Cost
     case: _Case
     shift: int
-    s_value: int | None = None
     #: The costed addresses when they are not ``case.addresses`` shifted by ``shift``.
     addresses: list[int | None] | None = None
 
@@ -518,11 +572,234 @@ def _evaluable_inductions(syms: set[Sym], warps: list[Warp]) -> Sequences:
     return out
 
 
+class CaseMemo:
+    """Per-lane values of subscripts, kept while one file's fixes are planned.
+
+    A fix candidate (a padded or swizzled layout) changes an access's offset only in the
+    constants that combine its subscripts (``(i * (32 + pad) + j) * 4``), and a layout
+    change moves the other arrays' accesses without changing their offsets at all; each
+    candidate is re-proved over every warp of the block shapes. With a memo active
+    (:func:`reusing`), :func:`_build_cases` evaluates each subscript once per set of
+    warps, loop values and uniform values, and each candidate only recombines them: the
+    same addresses, since the offset is that combination (the same operations on the
+    same values). Anything that raises is left to the plain evaluation.
+    """
+
+    #: At most this many per-warp columns are kept (about 350 bytes each); then the
+    #: memo starts again empty.
+    LIMIT = 100_000
+
+    def __init__(self) -> None:
+        self.frames: dict[tuple[object, ...], _Frame] = {}
+        self.size = 0
+
+
+@dataclass
+class _Frame:
+    """The evaluation slots (warp, loop values) of one guard over one list of warps."""
+
+    warps: list[Warp]
+    slots: list[tuple[Warp, tuple[int, ...]]]
+    #: Per subscript: its value per lane (None where inactive) in each slot.
+    columns: dict[Expr, list[list[int | None]]]
+    #: Per subscript: the least and greatest of those values (None: no active lane).
+    ranges: dict[Expr, tuple[int, int] | None]
+
+
+_memo_local = threading.local()
+
+
+@contextmanager
+def reusing(memo: CaseMemo) -> Iterator[None]:
+    """Let :func:`_build_cases` on this thread reuse subscript values kept in ``memo``."""
+    previous = getattr(_memo_local, "memo", None)
+    _memo_local.memo = memo
+    try:
+        yield
+    finally:
+        _memo_local.memo = previous
+
+
+def _subscript_skeleton(offset: Expr) -> tuple[Expr, list[Expr]]:
+    """``offset`` with its subscripts replaced by symbols ``_leaf0``, ``_leaf1``, ...
+    (in evaluation order), and the subscripts: the ``((i0 * D1 + i1) * D2 + i2) * E + o``
+    the frontend and the fix re-check build; any other offset is one subscript."""
+    leaves: list[Expr] = []
+
+    def leaf(e: Expr) -> Expr:
+        leaves.append(e)
+        return Sym(f"_leaf{len(leaves) - 1}")  # compiled as its name: no conversion
+
+    def rows(e: Expr) -> Expr:
+        if isinstance(e, Binary) and e.op == "+" and isinstance(e.lhs, Binary) \
+                and e.lhs.op == "*" and isinstance(e.lhs.rhs, Const):
+            inner = replace(e.lhs, lhs=rows(e.lhs.lhs))
+            return replace(e, lhs=inner, rhs=leaf(e.rhs))
+        return leaf(e)
+
+    e = offset
+    if isinstance(e, Binary) and e.op == "+" and isinstance(e.rhs, Const):
+        lhs = e.lhs
+        if isinstance(lhs, Binary) and lhs.op == "*" and isinstance(lhs.rhs, Const):
+            return replace(e, lhs=replace(lhs, lhs=rows(lhs.lhs))), leaves
+        return replace(e, lhs=rows(lhs)), leaves
+    if isinstance(e, Binary) and e.op == "*" and isinstance(e.rhs, Const):
+        return replace(e, lhs=rows(e.lhs)), leaves
+    return rows(e), leaves
+
+
+_PLAIN_CODE: dict[str, Callable[..., list[int | None]]] = {}
+
+
+def _plain_combination(
+    skeleton: Expr, ranges: list[tuple[int, int] | None],
+) -> Callable[..., list[int | None]] | None:
+    """The skeleton of :func:`_subscript_skeleton` as plain integer arithmetic over the
+    subscripts' columns, when no operation in it can leave its C type for subscript
+    values in ``ranges`` (then no value wraps, and the plain sum and products are the C
+    values); None otherwise (or for a node other than ``+``, ``*``, a constant or a
+    subscript)."""
+    if any(r is None for r in ranges):
+        return None
+
+    def fits(lo: int, hi: int, t: IntType) -> bool:
+        if t.signed:
+            half = 1 << (t.bits - 1)
+            return lo >= -half and hi < half
+        return lo >= 0 and hi < (1 << t.bits)
+
+    def go(e: Expr) -> tuple[str, int, int] | None:
+        if isinstance(e, Sym) and e.name.startswith("_leaf"):
+            i = int(e.name[5:])
+            r = ranges[i]
+            assert r is not None
+            return f"a{i}", r[0], r[1]
+        if isinstance(e, Const):
+            v = wrap(e.value, e.type)
+            return repr(v), v, v
+        if isinstance(e, Binary) and e.op in ("+", "*"):
+            a, b = go(e.lhs), go(e.rhs)
+            if a is None or b is None:
+                return None
+            if e.op == "+":
+                lo, hi = a[1] + b[1], a[2] + b[2]
+            else:
+                products = (a[1] * b[1], a[1] * b[2], a[2] * b[1], a[2] * b[2])
+                lo, hi = min(products), max(products)
+            if not fits(lo, hi, e.type):
+                return None
+            return f"({a[0]} {e.op} {b[0]})", lo, hi
+        return None
+
+    body = go(skeleton)
+    if body is None:
+        return None
+    n = len(ranges)
+    names = ", ".join(f"a{i}" for i in range(n))
+    cols = ", ".join(f"c{i}" for i in range(n))
+    source = (f"lambda {cols}: [None if a0 is None else {body[0]} "
+              f"for {names}{',' if n == 1 else ''} in zip({cols})]")
+    fn = _PLAIN_CODE.get(source)
+    if fn is None:
+        fn = eval(source, {})
+        if len(_PLAIN_CODE) >= 1024:
+            _PLAIN_CODE.clear()
+        _PLAIN_CODE[source] = fn
+    return fn
+
+
+def _memo_cases(
+    memo: CaseMemo, offset: Expr, guard: Expr | None, warps: list[Warp],
+    loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
+    free: tuple[str, ...], values: tuple[int, ...],
+) -> list[_Case] | None:
+    """:func:`_build_cases` from memoized subscript values; None where it cannot tell
+    (an evaluation error, an expression too deep to compile): the caller evaluates."""
+    if not warps:
+        return None
+    params = (*LANE_PARAMS, *loops, *free)
+    seq_key = tuple(tuple(sorted((k, tuple(v)) for k, v in sequences[n].items()))
+                    for n in loops)
+    key = (guard, params, seq_key, values, len(warps), id(warps[0]), id(warps[-1]))
+    frame = memo.frames.get(key)
+    if frame is not None and (len(frame.warps) != len(warps) or any(
+            a is not b for a, b in zip(frame.warps, warps, strict=True))):
+        frame = None  # another list of warps that happens to share the ends
+    if frame is None:
+        slots: list[tuple[Warp, tuple[int, ...]]] = []
+        for warp in warps:
+            first = next((ln for ln in warp.lanes if ln is not None), None)
+            if first is None:
+                continue
+            shp = first[3:6]
+            combos = itertools.product(*(sequences[n][shp] for n in loops)) if loops else [()]
+            slots.extend((warp, tuple(lv)) for lv in combos)
+        frame = _Frame(list(warps), slots, {}, {})
+        if memo.size > CaseMemo.LIMIT:
+            memo.frames.clear()
+            memo.size = 0
+        memo.frames[key] = frame
+    skeleton, leaves = _subscript_skeleton(offset)
+    columns: list[list[list[int | None]]] = []
+    for leaf in leaves:
+        col = frame.columns.get(leaf)
+        if col is None:
+            fn = compile_warp(leaf, guard, params, len(LANE_PARAMS))
+            if fn is None:
+                return None
+            col = []
+            try:
+                for warp, lv in frame.slots:
+                    check_budget()
+                    col.append(fn(warp.lanes, lv, values))
+            except EVAL_ERRORS:
+                return None
+            frame.columns[leaf] = col
+            present = [a for c in col for a in c if a is not None]
+            frame.ranges[leaf] = (min(present), max(present)) if present else None
+            memo.size += len(col)
+        columns.append(col)
+    ranges = [frame.ranges[leaf] for leaf in leaves]
+    plain = _plain_combination(skeleton, ranges) if len(leaves) > 1 or not isinstance(
+        skeleton, Sym) else None
+    if len(leaves) == 1 and isinstance(skeleton, Sym):
+        per_slot = columns[0]
+    elif plain is not None:
+        check_budget()
+        per_slot = [plain(*cols) for cols in zip(*columns, strict=True)]
+    else:
+        names = tuple(f"_leaf{i}" for i in range(len(leaves)))
+        combine = compile_warp(skeleton, None, names, len(names))
+        if combine is None:
+            return None
+        per_slot = []
+        for k in range(len(frame.slots)):
+            check_budget()
+            lanes = [None if t[0] is None else t
+                     for t in zip(*(c[k] for c in columns), strict=True)]
+            per_slot.append(combine(lanes, (), ()))
+    cases: list[_Case] = []
+    for (warp, lv), addrs in zip(frame.slots, per_slot, strict=True):
+        if addrs.count(None) != len(addrs):  # some lane active
+            cases.append(_Case(warp, lv, addrs))
+        if len(cases) > _MAX_CASES:
+            raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
+    return cases
+
+
 def _build_cases(
     offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
     sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
     values: tuple[int, ...],
 ) -> list[_Case]:
+    memo: CaseMemo | None = getattr(_memo_local, "memo", None)
+    if memo is not None:
+        try:
+            reused = _memo_cases(memo, offset, guard, warps, loops, sequences, free, values)
+        except RecursionError:  # an offset too deep to hash: evaluate it plainly
+            reused = None
+        if reused is not None:
+            return reused
     params = (*LANE_PARAMS, *loops, *free)
     # The offset (and guard) compiled to one function per warp: the same values and
     # errors as compile_expr's per-lane functions, one call per warp (None: too deep).
@@ -554,7 +831,7 @@ def _build_cases(
                     else:
                         assert off is not None
                         addrs.append(off(*args))
-            if any(a is not None for a in addrs):
+            if addrs.count(None) != len(addrs):  # some lane active
                 cases.append(_Case(warp, tuple(lv), addrs))
             if len(cases) > _MAX_CASES:
                 raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
@@ -636,6 +913,28 @@ def _in_bounds(
     return best
 
 
+def _distinct_patterns(cases: list[_Case], p: int) -> list[_Case]:
+    """The first case of each pattern of addresses relative to the bank period.
+
+    A case's cost at a shift depends only on its addresses minus the multiple of ``p``
+    below their minimum (the key of :func:`_cost_at`'s cache), so a later case with the
+    same pattern costs the same at every shift: it can neither be the first worst case
+    nor the first misaligned one. Costing each pattern once per shift gives the same
+    outcomes (the warps of an assumed block shape repeat a few patterns many times).
+    """
+    seen: set[tuple[int | None, ...]] = set()
+    out: list[_Case] = []
+    for case in cases:
+        addrs = case.addresses
+        present = [a for a in addrs if a is not None]
+        base = min(present) // p * p if present else 0
+        key = tuple([None if a is None else a - base for a in addrs])
+        if key not in seen:
+            seen.add(key)
+            out.append(case)
+    return out
+
+
 def _worst_over_shifts(
     cases: list[_Case], shifts: Iterable[int], access: Access, arch: Arch, bank_mode: int,
     cache: dict[tuple[object, ...], Cost | None],
@@ -643,6 +942,9 @@ def _worst_over_shifts(
     """Per feasible shift, the worst case. A shift that misaligns any lane is dropped."""
     p = period(arch, bank_mode, access.width)
     out: dict[int, _Outcome] = {}
+    shifts = list(shifts)
+    if len(shifts) > 1:
+        cases = _distinct_patterns(cases, p)
     for r in shifts:
         check_budget()
         worst: _Outcome | None = None
@@ -879,7 +1181,7 @@ def _assumed_shape_condition(
         for shp, k in best.items():
             v = shp[d] // 32 if d == 0 else shp[d]
             by_value[v] = max(by_value.get(v, 0.0), k[0])
-        formula = _gcd_formula(used[0] + ("/32" if d == 0 else ""), by_value, 32)
+        formula = _gcd_formula(used[0] + ("/32" if d == 0 else ""), by_value)
     return cond, formula
 
 
@@ -948,7 +1250,7 @@ class _NotLinear(Exception):
     pass
 
 
-def _gcd_formula(name: str, ways: dict[int, float], span_units: int) -> str | None:
+def _gcd_formula(name: str, ways: dict[int, float]) -> str | None:
     """``gcd(m*S, Q)`` when it reproduces the ways of every residue class of S."""
     for q in (32, 16, 8, 4, 2):
         for m in (1, 2, 4, 8, 16, 32, 64, 128, 256):
@@ -1172,6 +1474,19 @@ def _prove(
             from cudalint.model.algebra import linear_in, split
 
             sp: Split | _Separable = split(offset, enumerated, frozenset(free))
+            if not sp.separable:
+                # ``((K + 31) / 32 + i) % STAGES * STRIDE + f(lane)``: a division or bit
+                # operation that reads only uniform values is one more uniform value.
+                lanes = enumerated - frozenset(loops)
+                abstracted = _uniform_terms_as_symbols(offset, lanes, frozenset(free))
+                if abstracted is not offset:
+                    names2 = {s.name for s in free_symbols(abstracted)}
+                    if guard is not None:
+                        names2 |= {s.name for s in free_symbols(guard)}
+                    free2 = tuple(sorted(names2 - ENUMERATED - set(loops)))
+                    sp2 = split(abstracted, enumerated, frozenset(free2))
+                    if sp2.separable:
+                        offset, free, sp = abstracted, free2, sp2
         else:
             sp = _NO_UNIFORMS
         if sp.separable:
@@ -1215,7 +1530,9 @@ def _prove(
                     label = ("in " if label.startswith("iteration") else "when ") + label
                     return result("worst-case", worst.cost, label,
                                   worst)
-            if guard_note is not None and worst.cost.wavefronts > worst.cost.ideal:
+            if guard_note is not None and worst.cost.wavefronts > worst.cost.ideal \
+                    and not access.collective:
+                # (a warp-collective op runs in every lane of the warp or in none)
                 return result("worst-case", worst.cost,
                               f"if every lane passes the guard ({guard_note})", worst)
             return result("proved", worst.cost, None, worst)
@@ -1309,7 +1626,7 @@ def _prove_linear(
                 if c is None:
                     at_shift = None  # a misaligned lane: this shift cannot happen
                     break
-                o = _Outcome(c, case, r, sv, addrs)
+                o = _Outcome(c, case, r, addrs)
                 if _better(o, at_shift):
                     at_shift = o
             if at_shift is not None:
@@ -1336,7 +1653,7 @@ def _prove_linear(
     if len(seen) == 1:
         return result("proved", worst.cost, None, worst)
     ways = {r: o.cost.ways for r, o in generic.items()}
-    formula = _gcd_formula(name, ways, span)
+    formula = _gcd_formula(name, ways)
     top = max(o.cost.ways for o in every)
     worst_res = {r for r, o in generic.items() if abs(o.cost.ways - top) < 1e-9}
     if worst_res:
@@ -1391,6 +1708,75 @@ def _unprovable_reason(names: list[str]) -> str:
     return reason
 
 
+def _sampled_cases(
+    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    values: tuple[int, ...],
+) -> list[_Case]:
+    """:func:`_build_cases` for :func:`_sampled`, remembering the last sampled offset's
+    cases on this thread (one file's analysis): accesses with the same offset, guard and
+    warps (``K[i][j] = ...; V[i][j] = ...``, or the same access proved again at another
+    base) share them instead of evaluating every sample again. A pure function of its
+    arguments; only successful evaluations are kept."""
+    try:
+        return _kept_sampled_cases(offset, guard, warps, loops, sequences, free, values)
+    except RecursionError:  # an offset too deep to compare: evaluate it plainly
+        return _build_cases(offset, guard, warps, loops, sequences, free, values)
+
+
+def _kept_sampled_cases(
+    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    values: tuple[int, ...],
+) -> list[_Case]:
+    seq_key = tuple(tuple(sorted((k, tuple(v)) for k, v in sequences[n].items()))
+                    for n in loops)
+    key = (offset, guard, loops, seq_key, free)
+    kept: list[_SampledEntry] | None = getattr(_memo_local, "sampled", None)
+    if kept is None:
+        kept = _memo_local.sampled = []
+    entry = next((e for e in kept if e[0] == key and len(e[1]) == len(warps) and all(
+        a is b for a, b in zip(e[1], warps, strict=True))), None)
+    if entry is None:
+        entry = (key, list(warps), {})
+        if len(kept) >= _SAMPLED_KEPT:
+            del kept[0]
+    else:
+        kept.remove(entry)
+    kept.append(entry)  # the most recently used last
+    packed = entry[2].get(values)
+    if packed is not None:
+        slots, flat = packed
+        out: list[_Case] = []
+        at = 0
+        for warp, lv in slots:
+            n = len(warp.lanes)
+            out.append(_Case(warp, lv, [None if a == _NO_LANE else a for a in flat[at:at + n]]))
+            at += n
+        return out
+    cases = _build_cases(offset, guard, warps, loops, sequences, free, values)
+    try:  # kept as machine integers: a tenth of the memory of the lists
+        flat = array("q", [_NO_LANE if a is None else a for c in cases for a in c.addresses])
+    except OverflowError:
+        return cases
+    if any(len(c.addresses) != len(c.warp.lanes) for c in cases) or _NO_LANE in [
+            a for c in cases for a in c.addresses]:
+        return cases  # not representable: not kept
+    entry[2][values] = ([(c.warp, c.loop_values) for c in cases], flat)
+    return cases
+
+
+#: An inactive lane in a kept sample (no address is this low: it is not kept then).
+_NO_LANE = -(1 << 63)
+#: One sampled offset's cases per sample: (key, warps, (warp and loop values per case,
+#: the cases' addresses end to end) by sample values).
+_SampledEntry = tuple[tuple[object, ...], list[Warp],
+                      dict[tuple[int, ...], tuple[list[tuple[Warp, tuple[int, ...]]],
+                                              "array[int]"]]]
+#: Sampled offsets whose cases a thread keeps (each at most about _MAX_EVALUATIONS cases).
+_SAMPLED_KEPT = 3
+
+
 def _sampled(
     result: _Result, offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
     sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
@@ -1414,7 +1800,7 @@ def _sampled(
     for values in itertools.product(range(n), repeat=len(free)):
         check_budget()
         try:
-            cases = _build_cases(offset, guard, warps, loops, sequences, free, values)
+            cases = _sampled_cases(offset, guard, warps, loops, sequences, free, values)
         except EVAL_ERRORS:
             continue
         evaluations += len(cases) * len(at_base)
@@ -1445,7 +1831,7 @@ def _sampled(
 
 def shapes_for(kernel: Kernel | None, tu: TranslationUnit, access: Access, options: Options
                ) -> list[Shape]:
-    cap = kernel.max_threads if kernel and kernel.max_threads else 1024
+    cap = kernel.max_threads if kernel and kernel.max_threads else MAX_THREADS_PER_BLOCK
     if options.block_dim is not None:
         return [Shape(options.block_dim, options.block_dim_source, cap)]
     if kernel is not None and kernel.annotated_block is not None:

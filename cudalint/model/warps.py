@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cudalint.ir import BLOCK_DIM, THREAD_IDX
+from cudalint.model.arch import MAX_BLOCK_Z as MAX_Z
+from cudalint.model.arch import MAX_THREADS_PER_BLOCK as MAX_THREADS
 
 WARP = 32
-MAX_THREADS = 1024
-MAX_Z = 64
 
 #: The symbols a warp assignment gives values to.
 ENUMERATED = frozenset(THREAD_IDX + BLOCK_DIM)
