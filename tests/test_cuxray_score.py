@@ -219,7 +219,13 @@ def _tools() -> tuple[str, Any]:
 
 
 @pytest.mark.parametrize("mode", ["api", "cli"])
-def test_end_to_end_on_a_small_repo(tmp_path: Path, mode: str) -> None:
+def test_end_to_end_on_a_small_repo(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # cuxray leaves a cuxray_* folder in $TMPDIR: give it the test's own (issue 17: the
+    # suite leaves $TMPDIR as it found it)
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
     nvcc, _cx = _tools()
     repo = tmp_path / "repos" / "me+demo"
     repo.mkdir(parents=True)
