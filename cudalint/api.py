@@ -40,6 +40,7 @@ from cudalint.budget import (
     format_seconds,
     read_regular,
     run_bounded,
+    thread_start_failed,
     worker_cpu_cap,
     worker_memory_cap,
 )
@@ -776,6 +777,10 @@ def _run_task_capped(task: FileTask, index: int = -1) -> FileReport:
             f.write(str(index))
     with cpu_capped(worker_cpu_cap(task.options.timeout)):
         report = _run_task(task)
+    if thread_start_failed():
+        # out of address space (an abandoned analysis holds it): end without a report;
+        # the main process runs this worker's files again in fresh workers
+        os._exit(3)
     if marker is not None:
         with contextlib.suppress(OSError):
             os.unlink(marker)

@@ -232,6 +232,18 @@ def _interrupt(thread: threading.Thread) -> None:
     set_async(ident, BudgetExceeded)
 
 
+#: Set once a file's analysis thread could not be started in this process: its address
+#: space cap is used up (in a worker, typically by an abandoned analysis still holding
+#: memory). A ``-j`` worker then ends instead of failing every later file
+#: (``api._run_task_capped``); its files run again in fresh workers.
+_start_failed = False
+
+
+def thread_start_failed() -> bool:
+    """Whether this process could not start a file's analysis thread."""
+    return _start_failed
+
+
 def run_bounded(
     fn: Callable[[Budget], T], seconds: float | None, *, on_hard_timeout: Callable[[], T],
 ) -> T:
@@ -265,6 +277,10 @@ def run_bounded(
             try:
                 thread = threading.Thread(target=body, name="cudalint-file", daemon=True)
                 thread.start()
+            except RuntimeError as exc:  # "can't start new thread": no memory for its stack
+                global _start_failed
+                _start_failed = True
+                raise MemoryError("no memory left to start the file's analysis") from exc
             finally:
                 threading.stack_size(old)
         if budget.seconds is None:
@@ -579,7 +595,8 @@ class ForkedWorker(Generic[A, T]):
             try:
                 with cpu_capped(cpu):
                     value = self._fn(arg)
-                leaving = abandoned_threads() or _resident_bytes() > rss
+                leaving = abandoned_threads() or thread_start_failed() \
+                    or _resident_bytes() > rss
                 answer = (True, value, leaving)
             except Exception as exc:
                 leaving = True

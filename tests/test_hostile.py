@@ -579,3 +579,25 @@ def test_timeout_while_fixes_are_rechecked_is_reported(monkeypatch: pytest.Monke
         r.reason != "not analyzed: the file's time budget ran out (see --timeout)"
         for r in report.results
     )
+
+
+def test_no_memory_for_the_analysis_thread_is_a_clear_file_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker whose address space is used up cannot start the file's analysis thread
+    ("can't start new thread"): that is an out-of-memory error for the file, not an
+    internal error to report, and the process knows to retire (bench/faults.py found it
+    after an exponential macro in a capped -j worker)."""
+    import threading
+
+    import cudalint.budget as budget
+
+    def no_thread(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(budget, "_start_failed", False)
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
+    Path("k.cu").write_text(KERNEL, encoding="utf-8")
+    report = check_file("k.cu", Options())
+    assert report.error == "k.cu: out of memory while analyzing the file"
+    assert budget.thread_start_failed()
