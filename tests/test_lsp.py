@@ -371,6 +371,79 @@ def test_headers_with_device_code_get_diagnostics(tmp_path: Path) -> None:
             client.proc.wait()
 
 
+def test_initialization_options_configure_the_server(tmp_path: Path) -> None:
+    """The editor's initializationOptions set the server's settings: an ``exclude`` glob
+    leaves its documents without diagnostics; a value of the wrong type is logged."""
+    pytest.importorskip("pygls")
+    pytest.importorskip("lsprotocol")
+    text = (
+        "__global__ void k(float *out) {\n"
+        "  __shared__ float s[32 * 32];\n"
+        "  out[threadIdx.x] = s[threadIdx.x * 32];\n"
+        "}\n"
+    )
+    (tmp_path / "vendor").mkdir()
+    own, vendored = tmp_path / "k.cu", tmp_path / "vendor" / "k.cu"
+    for f in (own, vendored):
+        f.write_text(text, encoding="utf-8")
+    client = Client(tmp_path)
+    try:
+        logged: list[str] = []
+
+        def log_or_reply(m: dict[str, Any]) -> bool:
+            if m.get("method") == "window/logMessage":
+                logged.append(m["params"]["message"])
+            return m.get("id") == 1 and "method" not in m
+
+        client.next_id = 1  # the reply is awaited by hand: its log messages come first
+        client.send(
+            {
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "processId": os.getpid(),
+                    "rootUri": tmp_path.as_uri(),
+                    "capabilities": {},
+                    "initializationOptions": {"exclude": ["vendor"], "isolated": "yes"},
+                },
+            }
+        )
+        client.wait(log_or_reply)
+        client.notify("initialized", {})
+        for f in (vendored, own):
+            client.notify(
+                "textDocument/didOpen",
+                {
+                    "textDocument": {
+                        "uri": f.as_uri(),
+                        "languageId": "cuda-cpp",
+                        "version": 1,
+                        "text": text,
+                    }
+                },
+            )
+        published: dict[str, list[Any]] = {}
+
+        def both(m: dict[str, Any]) -> bool:
+            if m.get("method") == "window/logMessage":
+                logged.append(m["params"]["message"])
+            if m.get("method") == "textDocument/publishDiagnostics":
+                published[m["params"]["uri"]] = m["params"]["diagnostics"]
+            return own.as_uri() in published and vendored.as_uri() in published
+
+        client.wait(both)
+        assert [d["code"] for d in published[own.as_uri()]] == ["CL001"]
+        assert published[vendored.as_uri()] == []
+        assert any("initializationOptions.isolated: expected a boolean" in m for m in logged)
+        client.request("shutdown", None)
+        client.notify("exit", None)
+        assert client.proc.wait(timeout=TIMEOUT) == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+            client.proc.wait()
+
+
 # --- code actions: fix all, suppress on this line ------------------------------------------
 
 TWO = """\

@@ -672,3 +672,46 @@ def test_every_surface_gives_the_same_diagnostics(tmp_path: Path) -> None:
             client.proc.kill()
             client.proc.wait()
     assert seen == cli, (sorted(seen), sorted(cli))
+
+
+def test_editor_initialization_options_set_the_servers_settings(
+    fake: FakePipeline, tmp_path: Path
+) -> None:
+    """``initializationOptions`` (``config``, ``isolated``, ``compileCommands``,
+    ``exclude``) set what ``cudalint lsp``'s flags set, and win over them; a value of
+    the wrong type is named, not applied."""
+    pytest.importorskip("pygls")
+    from cudalint.lsp.server import LspSettings, analyze_text
+
+    Path(".git").mkdir()
+    sources("src", "transpose.cu")
+    sources("src/vendor", "transpose.cu")
+    db("build", ("src/transpose.cu", "-DFOUND"))
+    db("other", ("src/transpose.cu", "-DOTHER"))
+    source = (tmp_path / "src" / "transpose.cu").read_text(encoding="utf-8")
+    flags = LspSettings(compile_commands=str(tmp_path / "build" / "compile_commands.json"))
+    settings, problems = flags.with_options(
+        {
+            "compileCommands": str(tmp_path / "other" / "compile_commands.json"),
+            "exclude": ["src/vendor"],
+            "isolated": False,
+            "debounceMs": 100,
+        }
+    )
+    assert problems == []
+    analyze_text(str(tmp_path / "src" / "transpose.cu"), source, settings=settings)
+    assert fake.options[-1].defines == ("OTHER",)
+    vendored = analyze_text(
+        str(tmp_path / "src" / "vendor" / "transpose.cu"), source, settings=settings
+    )
+    assert vendored.excluded and vendored.diagnostics == []
+    same, problems = flags.with_options(
+        {"isolated": "yes", "exclude": "src/vendor", "compileCommands": 3}
+    )
+    assert same == flags
+    assert problems == [
+        "initializationOptions.compileCommands: expected a path, got 3",
+        "initializationOptions.isolated: expected a boolean, got 'yes'",
+        "initializationOptions.exclude: expected a list of globs, got 'src/vendor'",
+    ]
+    assert flags.with_options(None) == (flags, [])

@@ -101,6 +101,39 @@ class LspSettings:
     compile_commands: str | None = None
     exclude: tuple[str, ...] = ()
 
+    def with_options(self, options: object) -> tuple[LspSettings, list[str]]:
+        """These settings with the editor's ``initializationOptions`` applied (they win
+        over the command line): ``config`` (a path), ``isolated`` (bool),
+        ``compileCommands`` (a path: ``-p``) and ``exclude`` (a list of globs, added to
+        the command line's). Also the problems with values that were not applied."""
+        if not isinstance(options, dict):
+            return self, []
+        out, problems = self, []
+        for key in ("config", "compileCommands"):
+            if key not in options:
+                continue
+            path = options[key]
+            if path is None or (isinstance(path, str) and path):
+                out = (dataclasses.replace(out, config=path) if key == "config"
+                       else dataclasses.replace(out, compile_commands=path))
+            else:
+                problems.append(f"initializationOptions.{key}: expected a path, got {path!r}")
+        if "isolated" in options:
+            flag = options["isolated"]
+            if isinstance(flag, bool):
+                out = dataclasses.replace(out, isolated=flag)
+            else:
+                problems.append(f"initializationOptions.isolated: expected a boolean, "
+                                f"got {flag!r}")
+        if "exclude" in options:
+            value = options["exclude"]
+            if isinstance(value, list) and all(isinstance(v, str) and v for v in value):
+                out = dataclasses.replace(out, exclude=(*out.exclude, *value))
+            else:
+                problems.append(f"initializationOptions.exclude: expected a list of globs, "
+                                f"got {value!r}")
+        return out, problems
+
     def resolver(self) -> Resolver:
         """A fresh resolver (configuration files are read again: they may have changed).
         ConfigError or CompdbError when they cannot be read."""
@@ -499,6 +532,10 @@ def create_server(debounce: float = DEFAULT_DEBOUNCE,
         options = params.initialization_options
         if isinstance(options, dict) and isinstance(options.get("debounceMs"), int | float):
             ls.debounce = max(0.0, float(options["debounceMs"]) / 1000)
+        ls.settings, problems = ls.settings.with_options(options)
+        for problem in problems:
+            ls.window_log_message(types.LogMessageParams(
+                type=types.MessageType.Warning, message=f"cudalint: {problem} (ignored)"))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: CudalintServer, params: types.DidOpenTextDocumentParams) -> None:
