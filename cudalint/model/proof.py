@@ -200,15 +200,17 @@ def _uniform_terms_as_symbols(expr: Expr, lanes: frozenset[str], free: frozenset
             s.lane_dependent or s.name in lanes for s in syms
         ) and not _is_lane_dependent(e)
 
+    def symbol(e: Binary | Select) -> Sym:
+        sym = made.get(e)
+        if sym is None:
+            shown = _names(sorted(s.name for s in free_symbols(e)))
+            sym = made[e] = Sym(f"opaque_u{len(made)}@a value computed from {shown}", e.type)
+        return sym
+
     def go(e: Expr) -> Expr:
         if isinstance(e, Binary):
             if e.op in _NONLINEAR_OPS and uniform(e):
-                sym = made.get(e)
-                if sym is None:
-                    shown = _names(sorted(s.name for s in free_symbols(e)))
-                    sym = Sym(f"opaque_u{len(made)}@a value computed from {shown}", e.type)
-                    made[e] = sym
-                return sym
+                return symbol(e)
             lhs, rhs = go(e.lhs), go(e.rhs)
             return e if lhs is e.lhs and rhs is e.rhs else replace(e, lhs=lhs, rhs=rhs)
         if isinstance(e, Unary | Cast):
@@ -216,12 +218,7 @@ def _uniform_terms_as_symbols(expr: Expr, lanes: frozenset[str], free: frozenset
             return e if op is e.operand else replace(e, operand=op)
         if isinstance(e, Select):
             if uniform(e):
-                sym = made.get(e)
-                if sym is None:
-                    shown = _names(sorted(s.name for s in free_symbols(e)))
-                    sym = Sym(f"opaque_u{len(made)}@a value computed from {shown}", e.type)
-                    made[e] = sym
-                return sym
+                return symbol(e)
             c, t, o = go(e.cond), go(e.then), go(e.other)
             if c is e.cond and t is e.then and o is e.other:
                 return e
