@@ -96,6 +96,10 @@ class SourceFile:
         return self._lines
 
 
+#: cooperative groups' scratch type, ``cg::block_tile_memory<N>`` (any namespace alias).
+_CG_SCRATCH = re.compile(r"(?:^|::|\s)block_tile_memory\s*<")
+
+
 def display_path(name: str, main: str) -> str:
     """How a header clang names ``name`` is shown, as the main file ``main`` is: relative
     to the working directory when the main file's path is relative and the header lies
@@ -558,7 +562,7 @@ class Walker:
 
     def _array_decl(self, c: Node, kernel: str | None) -> ArrayDecl | None:
         t = c.type
-        if "block_tile_memory" in t.spelling:
+        if _CG_SCRATCH.search(t.spelling):
             # cooperative groups' scratch for tiles wider than a warp
             # (``__shared__ cg::block_tile_memory<N> scratch``): the library's, never
             # indexed by user code
