@@ -8,6 +8,8 @@ tables below, keyed by the file's base name.
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -351,3 +353,52 @@ def run_cli(
     if strict:
         assert "internal error" not in out + err
     return code, out, err
+
+
+# --- shared by the pre-commit and README tests --------------------------------------------
+
+#: A transpose whose read of tile[32][32] is 32-way (lanes threadIdx.x = 0..31 read words
+#: 32*i: all bank 0), and its padded twin (tile[32][33]: words 33*i, banks i, none).
+TRANSPOSE_CONFLICT = """\
+__global__ void transpose(float *out, const float *in)
+{
+    __shared__ float tile[32][32];
+    tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+    __syncthreads();
+    out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+
+void launch(float *out, const float *in) { transpose<<<1, dim3(32, 32)>>>(out, in); }
+"""
+TRANSPOSE_CLEAN = TRANSPOSE_CONFLICT.replace("tile[32][32]", "tile[32][33]")
+
+
+def git(cwd: Path, *args: str) -> str:
+    """``git ARGS`` in ``cwd`` with a fixed identity and no signing; its stdout. Fails the
+    test with git's stderr when git fails."""
+    proc = subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.name=cudalint tests",
+            "-c",
+            "user.email=tests@invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+            *args,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
+    return proc.stdout
+
+
+def code_blocks(text: str, lang: str) -> list[str]:
+    """The fenced ``lang`` code blocks of a Markdown text."""
+    return re.findall(rf"^```{lang}\n(.*?)^```", text, re.S | re.M)

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from factories import code_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -26,10 +27,6 @@ except ImportError:  # Python 3.10
     import tomli as tomllib
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-
-
-def _blocks(text: str, lang: str) -> list[str]:
-    return re.findall(rf"^```{lang}\n(.*?)^```", text, re.S | re.M)
 
 
 def _git_tags() -> set[str] | None:
@@ -71,7 +68,7 @@ def test_no_surface_installs_cudalint_from_pypi(name: str) -> None:
 
 def test_readme_install_block_uses_the_clone_and_existing_extras() -> None:
     section = README.split("\n## Install\n", 1)[1].split("\n## ", 1)[0]
-    (block,) = _blocks(section, "sh")
+    (block,) = code_blocks(section, "sh")
     extras = PYPROJECT["project"]["optional-dependencies"]
     specs = []
     for line in block.splitlines():
@@ -128,7 +125,7 @@ def test_hook_runs_serially() -> None:
 def test_readme_pre_commit_snippets_name_the_hook_and_no_missing_tag() -> None:
     yaml = pytest.importorskip("yaml")
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    configs = [yaml.safe_load(b) for b in _blocks(README, "yaml") if b.startswith("repos:")]
+    configs = [yaml.safe_load(b) for b in code_blocks(README, "yaml") if b.startswith("repos:")]
     assert len(configs) == 2
     tags = _git_tags()
     for config in configs:

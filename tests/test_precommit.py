@@ -19,48 +19,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from factories import TRANSPOSE_CLEAN, TRANSPOSE_CONFLICT, git
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
 
-CONFLICT = """\
-__global__ void transpose(float *out, const float *in)
-{
-    __shared__ float tile[32][32];
-    tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
-    __syncthreads();
-    out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
-}
-
-void launch(float *out, const float *in) { transpose<<<1, dim3(32, 32)>>>(out, in); }
-"""
-CLEAN = CONFLICT.replace("tile[32][32]", "tile[32][33]")
+CONFLICT, CLEAN = TRANSPOSE_CONFLICT, TRANSPOSE_CLEAN
 
 
 def _pre_commit() -> list[str]:
     import pre_commit  # noqa: F401  (a test dependency: '.[test]')
 
     return [sys.executable, "-m", "pre_commit"]
-
-
-def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(
-        [
-            "git",
-            "-c",
-            "user.name=cudalint tests",
-            "-c",
-            "user.email=tests@invalid",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-            *args,
-        ],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-    )
 
 
 def test_hook_definition() -> None:
@@ -92,9 +62,9 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(
         ROOT / "cudalint", repo / "cudalint", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
     )
-    _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "cudalint as tested")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "cudalint as tested")
     return repo
 
 
@@ -129,9 +99,9 @@ def test_readme_pre_commit_config_runs_as_written(hook_repo: Path, tmp_path: Pat
     (work / "kernels" / "conflict.cu").write_text(CONFLICT, encoding="utf-8")
     (work / "kernels" / "clean.cuh").write_text(CLEAN, encoding="utf-8")
     (work / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
-    _git(work, "init", "-q")
-    _git(work, "add", "-A")
-    _git(work, "commit", "-q", "-m", "kernels")
+    git(work, "init", "-q")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "kernels")
     env = {
         k: v
         for k, v in os.environ.items()
@@ -166,9 +136,9 @@ def test_pre_commit_try_repo(hook_repo: Path, tmp_path: Path) -> None:
     (work / "kernels" / "conflict.cu").write_text(CONFLICT, encoding="utf-8")
     (work / "kernels" / "clean.cuh").write_text(CLEAN, encoding="utf-8")
     (work / "notes.txt").write_text("tile[threadIdx.x][threadIdx.y]\n", encoding="utf-8")
-    _git(work, "init", "-q")
-    _git(work, "add", "-A")
-    _git(work, "commit", "-q", "-m", "kernels")
+    git(work, "init", "-q")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "kernels")
     env = {
         k: v
         for k, v in os.environ.items()

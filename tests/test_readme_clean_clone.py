@@ -35,6 +35,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from factories import TRANSPOSE_CLEAN, TRANSPOSE_CONFLICT, code_blocks, git
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -42,52 +43,11 @@ PLACEHOLDER_PATH = "/path/to/cudalint"
 PLACEHOLDER_REV = "0" * 40
 TIMEOUT = 1800
 
-CONFLICT = """\
-__global__ void transpose(float *out, const float *in)
-{
-    __shared__ float tile[32][32];
-    tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
-    __syncthreads();
-    out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
-}
-
-void launch(float *out, const float *in) { transpose<<<1, dim3(32, 32)>>>(out, in); }
-"""
-# lanes threadIdx.x = 0..31 read words 32*i of tile[32][32]: all bank 0, 32-way;
-# tile[32][33]: words 33*i, banks i, none
-CLEAN = CONFLICT.replace("tile[32][32]", "tile[32][33]")
+CONFLICT, CLEAN = TRANSPOSE_CONFLICT, TRANSPOSE_CLEAN
 
 
 def _section(title: str) -> str:
     return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
-
-
-def _blocks(text: str, lang: str) -> list[str]:
-    return re.findall(rf"^```{lang}\n(.*?)^```", text, re.S | re.M)
-
-
-def _git(cwd: Path, *args: str) -> str:
-    proc = subprocess.run(
-        [
-            "git",
-            "-c",
-            "user.name=cudalint tests",
-            "-c",
-            "user.email=tests@invalid",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-            *args,
-        ],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
-    return proc.stdout
 
 
 def _env(tmp: Path) -> dict[str, str]:
@@ -127,8 +87,8 @@ def _sh(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedPro
 def _clone(tmp: Path) -> Path:
     """``git clone`` of this repository, with this tree's uncommitted changes committed."""
     clone = tmp / "cudalint"
-    _git(tmp, "clone", "-q", "--no-hardlinks", str(ROOT), str(clone))
-    listed = _git(ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    git(tmp, "clone", "-q", "--no-hardlinks", str(ROOT), str(clone))
+    listed = git(ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
     keep = {name for name in listed.split("\0") if name}
     for name in sorted(keep):
         source = ROOT / name
@@ -137,12 +97,12 @@ def _clone(tmp: Path) -> Path:
             continue  # deleted in the tree (or a submodule): git add -A records it
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
-    for name in _git(clone, "ls-files", "-z").split("\0"):
+    for name in git(clone, "ls-files", "-z").split("\0"):
         if name and name in keep and not (ROOT / name).exists():
             (clone / name).unlink()
-    _git(clone, "add", "-A")
-    if _git(clone, "status", "--porcelain").strip():
-        _git(clone, "commit", "-q", "-m", "the working tree, as tested")
+    git(clone, "add", "-A")
+    if git(clone, "status", "--porcelain").strip():
+        git(clone, "commit", "-q", "-m", "the working tree, as tested")
     return clone
 
 
@@ -156,7 +116,7 @@ def test_readme_commands_from_a_clean_clone(tmp_path: Path) -> None:
     env = _env(tmp_path)
 
     # --- Quick start ----------------------------------------------------------------
-    quick = _blocks(_section("Quick start"), "sh")[0].splitlines()
+    quick = code_blocks(_section("Quick start"), "sh")[0].splitlines()
     assert len(quick) == 2 and quick[0].startswith("python3 -m venv .venv"), quick
     first = _sh(quick[0], clone, env)
     session = re.search(r"```console\n\$ cudalint examples/transpose.cu\n(.*?)```", README, re.S)
@@ -169,7 +129,7 @@ def test_readme_commands_from_a_clean_clone(tmp_path: Path) -> None:
     activate = ". .venv/bin/activate && "
 
     # --- Install ----------------------------------------------------------------------
-    (install,) = _blocks(_section("Install"), "sh")
+    (install,) = code_blocks(_section("Install"), "sh")
     for line in install.splitlines():
         proc = _sh(activate + line, clone, env)
         assert proc.returncode == 0, f"{line}:\n{proc.stdout[-3000:]}\n{proc.stderr}"
@@ -185,7 +145,7 @@ def test_readme_commands_from_a_clean_clone(tmp_path: Path) -> None:
     run = next(c for c in commands if c.startswith("pre-commit run"))
     try_repo = next(c for c in commands if c.startswith("pre-commit try-repo"))
     assert run == "pre-commit run cudalint --all-files"
-    configs = [b for b in _blocks(text, "yaml") if b.startswith("repos:")]
+    configs = [b for b in code_blocks(text, "yaml") if b.startswith("repos:")]
     remote = next(b for b in configs if "repo: local" not in b)
     local = next(b for b in configs if "repo: local" in b)
     assert PLACEHOLDER_PATH in remote and f'"{PLACEHOLDER_REV}"' in remote
@@ -196,19 +156,19 @@ def test_readme_commands_from_a_clean_clone(tmp_path: Path) -> None:
     proc = _sh(fill(rev_parse), tmp_path, env)
     assert proc.returncode == 0, proc.stderr
     rev = proc.stdout.strip()
-    assert re.fullmatch(r"[0-9a-f]{40}", rev) and rev == _git(clone, "rev-parse", "HEAD").strip()
+    assert re.fullmatch(r"[0-9a-f]{40}", rev) and rev == git(clone, "rev-parse", "HEAD").strip()
 
     project = tmp_path / "project"
     (project / "kernels").mkdir(parents=True)
     (project / "kernels" / "conflict.cu").write_text(CONFLICT, encoding="utf-8")
     (project / "kernels" / "clean.cuh").write_text(CLEAN, encoding="utf-8")
-    _git(project, "init", "-q")
+    git(project, "init", "-q")
     # pre-commit from the clone's environment (the test extra installed it)
     pre_commit = activate.replace(".venv", str(clone / ".venv"))
 
     def pre_commit_run(config: str) -> str:
         (project / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
-        _git(project, "add", "-A")
+        git(project, "add", "-A")
         proc = _sh(pre_commit + run, project, env)
         log = proc.stdout + proc.stderr
         assert proc.returncode == 1, log
@@ -220,7 +180,7 @@ def test_readme_commands_from_a_clean_clone(tmp_path: Path) -> None:
     log = pre_commit_run(local)  # language: system, the clone's cudalint on PATH
     assert "kernels/conflict.cu:6:43: warning: 32-way bank conflict on load of 'tile'" in log
 
-    _git(project, "commit", "-q", "-m", "kernels")
+    git(project, "commit", "-q", "-m", "kernels")
     proc = _sh(pre_commit + fill(try_repo), project, env)
     log = proc.stdout + proc.stderr
     assert proc.returncode == 1, log
@@ -228,7 +188,7 @@ def test_readme_commands_from_a_clean_clone(tmp_path: Path) -> None:
     assert "Failed" in log and "clean.cuh:" not in log
 
     # --- the VS Code extension: packaged (VS Code itself, to install it, is not here) -------
-    (package, install_vsix) = _blocks(_section("In an editor (language server)"), "sh")[
+    (package, install_vsix) = code_blocks(_section("In an editor (language server)"), "sh")[
         0
     ].splitlines()
     assert install_vsix.startswith("code --install-extension ")
