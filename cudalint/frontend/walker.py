@@ -157,6 +157,8 @@ class Walker:
         self._named_consts: dict[str, int] | None = None
         self._macro_types: dict[str, IntType] = {}  # the C types of evaluated macros
         self._type_sizes: dict[str, int] | None = None
+        #: ``member_type``'s answers, by spelling (each is a walk of the top level)
+        self._member_types: dict[str, ci.Type | None] = {}
         self.arrays: dict[str, SharedArray] = {}
         self.functions_by_key: dict[int, Function] = {}
         self.functions_by_name: dict[str, list[Function]] = {}
@@ -772,6 +774,11 @@ class Walker:
         """``typename vec4<float>::Type``: a member type of a class template
         specialization the file declares (``template <> struct vec4<float> { typedef
         float4 Type; };``, NVIDIA's nbody sample)."""
+        if spelled not in self._member_types:
+            self._member_types[spelled] = self._find_member_type(spelled)
+        return self._member_types[spelled]
+
+    def _find_member_type(self, spelled: str) -> ci.Type | None:
         m = re.fullmatch(r"(?:typename\s+)?(\w+\s*<.*>)\s*::\s*(\w+)", spelled)
         if m is None:
             return None
