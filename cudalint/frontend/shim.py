@@ -21,7 +21,21 @@ STUB_HEADERS = ("curand_mtgp32_kernel.h",)
 EMPTY_HEADERS = (
     "cuda_runtime.h",
     "cuda_runtime_api.h",
-    "cuda.h",
+    # What the real cuda_runtime.h includes, which code also names directly.
+    "builtin_types.h",
+    "driver_types.h",
+    "texture_types.h",
+    "surface_types.h",
+    "host_defines.h",
+    "channel_descriptor.h",
+    "cuda_texture_types.h",
+    "cuda_surface_types.h",
+    "texture_fetch_functions.h",
+    "texture_indirect_functions.h",
+    "surface_indirect_functions.h",
+    "device_atomic_functions.h",
+    "driver_functions.h",
+    "math_functions.h",
     "device_launch_parameters.h",
     "device_functions.h",
     "cuda_fp16.h",
@@ -32,11 +46,9 @@ EMPTY_HEADERS = (
     "vector_functions.h",
     "sm_20_atomic_functions.h",
     "sm_60_atomic_functions.h",
-    "math_constants.h",
     "helper_cuda.h",
     "helper_functions.h",
     "cuda_profiler_api.h",
-    "curand_kernel.h",
     "cuda/std/cstdint",
     "cuda/std/type_traits",
 )
@@ -100,7 +112,8 @@ extern const __device__ int warpSize;
 
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
-typedef enum cudaError { cudaSuccess = 0, cudaErrorUnknown = 999 } cudaError_t;
+/* The runtime's enums, structs and handle typedefs (generated; see the file). */
+#include <__cudalint/cudart_types.h>
 extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, unsigned long sharedMem = 0,
                                  cudaStream_t stream = 0);
 extern "C" __host__ cudaError_t cudaDeviceSynchronize(void);
@@ -394,57 +407,6 @@ __device__ void __pipeline_wait_prior(unsigned long prior);
 
 #: Host-side runtime API that samples and applications call around their launches.
 _HOST_API = r"""
-typedef enum cudaMemcpyKind {
-  cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
-  cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4
-} cudaMemcpyKind;
-enum cudaFuncAttribute {
-  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-  cudaFuncAttributePreferredSharedMemoryCarveout = 9
-};
-enum cudaSharedMemConfig {
-  cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1,
-  cudaSharedMemBankSizeEightByte = 2
-};
-struct cudaDeviceProp {
-  char name[256]; unsigned long totalGlobalMem; unsigned long sharedMemPerBlock;
-  int regsPerBlock; int warpSize; int maxThreadsPerBlock; int maxThreadsDim[3];
-  int maxGridSize[3]; int major; int minor; int multiProcessorCount;
-  unsigned long sharedMemPerMultiprocessor; unsigned long sharedMemPerBlockOptin;
-  int maxThreadsPerMultiProcessor; int clockRate; int memoryClockRate; int memoryBusWidth;
-  int l2CacheSize; int concurrentKernels; int computeMode;
-};
-typedef struct CUgraph_st* cudaGraph_t;
-enum cudaDeviceAttr {
-  cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxGridDimX = 5,
-  cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrWarpSize = 10, cudaDevAttrClockRate = 13,
-  cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeMode = 20,
-  cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-  cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
-  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrManagedMemory = 83,
-  cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrCooperativeLaunch = 95,
-  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
-};
-enum cudaComputeMode {
-  cudaComputeModeDefault = 0, cudaComputeModeExclusive = 1, cudaComputeModeProhibited = 2,
-  cudaComputeModeExclusiveProcess = 3
-};
-#define cudaMemAttachGlobal 0x01
-#define cudaMemAttachHost 0x02
-#define cudaMemAttachSingle 0x04
-#define cudaStreamDefault 0x00
-#define cudaStreamNonBlocking 0x01
-#define cudaEventDefault 0x00
-#define cudaEventBlockingSync 0x01
-#define cudaEventDisableTiming 0x02
-#define cudaHostAllocDefault 0x00
-#define cudaHostAllocPortable 0x01
-#define cudaHostAllocMapped 0x02
-#define cudaHostAllocWriteCombined 0x04
-typedef unsigned long long cudaTextureObject_t;
-typedef unsigned long long cudaSurfaceObject_t;
-typedef struct cudaArray* cudaArray_t;
-typedef struct CUgraphExec_st* cudaGraphExec_t;
 extern "C" {
 __host__ const char* cudaGetErrorString(cudaError_t);
 __host__ const char* cudaGetErrorName(cudaError_t);
@@ -495,6 +457,55 @@ template <class T> __host__ cudaError_t cudaFuncSetAttribute(T* f, enum cudaFunc
                                                              int v) {
   return cudaFuncSetAttribute((const void*)f, a, v);
 }
+extern "C" __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(
+    int x, int y, int z, int w, enum cudaChannelFormatKind f);
+template <class T> __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(void);
+extern "C" __host__ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes*, const void*);
+extern "C" __host__ cudaError_t cudaProfilerStart(void);
+extern "C" __host__ cudaError_t cudaProfilerStop(void);
+template <class T> __host__ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* a, T* f) {
+  return cudaFuncGetAttributes(a, (const void*)f);
+}
+/* Texture and surface object fetches (texture_indirect_functions.h,
+   surface_indirect_functions.h): both the value-returning and the out-pointer forms. */
+#define __CUDALINT_TEX(name, ...) \
+  template <class T> __device__ T name(cudaTextureObject_t, __VA_ARGS__); \
+  template <class T> __device__ void name(T*, cudaTextureObject_t, __VA_ARGS__);
+__CUDALINT_TEX(tex1Dfetch, int)
+__CUDALINT_TEX(tex1D, float)
+__CUDALINT_TEX(tex2D, float, float)
+__CUDALINT_TEX(tex3D, float, float, float)
+__CUDALINT_TEX(tex1DLayered, float, int)
+__CUDALINT_TEX(tex2DLayered, float, float, int)
+__CUDALINT_TEX(texCubemap, float, float, float)
+__CUDALINT_TEX(texCubemapLayered, float, float, float, int)
+__CUDALINT_TEX(tex1DLod, float, float)
+__CUDALINT_TEX(tex2DLod, float, float, float)
+__CUDALINT_TEX(tex3DLod, float, float, float, float)
+__CUDALINT_TEX(tex2DLayeredLod, float, float, int, float)
+__CUDALINT_TEX(tex1DGrad, float, float, float)
+__CUDALINT_TEX(tex2DGrad, float, float, float2, float2)
+__CUDALINT_TEX(tex3DGrad, float, float, float, float4, float4)
+template <class T> __device__ T tex2Dgather(cudaTextureObject_t, float, float, int comp = 0);
+#undef __CUDALINT_TEX
+template <class T> __device__ T surf1Dread(cudaSurfaceObject_t, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf3Dread(cudaSurfaceObject_t, int, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf1Dread(T*, cudaSurfaceObject_t, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2Dread(T*, cudaSurfaceObject_t, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf3Dread(T*, cudaSurfaceObject_t, int, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf1Dwrite(T, cudaSurfaceObject_t, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
 template <class T> __host__ cudaError_t cudaMalloc(T** p, unsigned long size) {
   return cudaMalloc((void**)p, size);
 }
@@ -621,6 +632,7 @@ def _build() -> str:
 HEADERS: dict[str, str] = {
     "cooperative_groups.h": r"""
 #pragma once
+#include <stdint.h>
 namespace cooperative_groups {
 class thread_group {
  public:
@@ -745,11 +757,29 @@ __device__ void memcpy_async(const Group& g, T* dst, const T* src, unsigned long
                              pipeline<Scope>& p);
 template <thread_scope Scope> class barrier {
  public:
+  struct arrival_token {};
+  __device__ arrival_token arrive(long update = 1);
+  __device__ void wait(arrival_token&& token) const;
   __device__ void arrive_and_wait();
+  __device__ void arrive_and_drop();
+  __device__ friend void init(barrier* bar, long expected) {}
 };
+template <class T, thread_scope Scope>
+__device__ void memcpy_async(T* dst, const T* src, unsigned long size, barrier<Scope>& b);
+template <class T, unsigned long N, thread_scope Scope>
+__device__ void memcpy_async(T* dst, const T* src, aligned_size_t<N> size, barrier<Scope>& b);
+template <class Group, class T, thread_scope Scope>
+__device__ void memcpy_async(const Group& g, T* dst, const T* src, unsigned long size,
+                             barrier<Scope>& b);
+template <class Group, class T, unsigned long N, thread_scope Scope>
+__device__ void memcpy_async(const Group& g, T* dst, const T* src, aligned_size_t<N> size,
+                             barrier<Scope>& b);
 }  // namespace cuda
 """,
     "cuda/barrier": '#pragma once\n#include <cuda/pipeline>\n',
+    # The driver API: its types, enums and function names (generated; see the file).
+    "cuda.h": "#pragma once\n#define __cuda_cuda_h__\n#ifndef CUDA_VERSION\n"
+              "#define CUDA_VERSION CUDART_VERSION\n#endif\n#include <__cudalint/cuda_driver.h>\n",
     "mma.h": r"""
 #pragma once
 namespace nvcuda { namespace wmma {

@@ -31,3 +31,8 @@ typedef unsigned short int ushort;
 typedef unsigned int uint;
 struct timespec { time_t tv_sec; long tv_nsec; };
 struct timeval { time_t tv_sec; suseconds_t tv_usec; };
+/* glibc's <sys/types.h> (which <stdlib.h> brings) declares the signed exact-width types. */
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long int64_t;

@@ -1,0 +1,147 @@
+"""The CUDA API surface nvcc's headers give, without a toolkit: every runtime struct with the
+toolkit's size and alignment, the enums, flags and calls real code names (texture objects,
+cuRAND's device API, the driver API of ``cuda.h``, ``math_constants.h``, ``cuda::barrier``),
+and the integer types nvcc's host headers bring. Each name here came from a CL004 on a
+public repository (cuda-samples, llm.c, SGEMM_CUDA)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+from cudalint.frontend import parse_file
+from cudalint.options import Options
+
+_DATA = pathlib.Path(__file__).parent / "data" / "cuda_runtime_struct_sizes.json"
+
+#: cuRAND's generator states, laid out by hand from curand_kernel.h's fields (x86_64):
+#: XORWOW: 6 uint + 3 int/float = 36, padded to 40, + double = 48;
+#: Philox: uint4 ctr, uint4 output (32) + uint2 (8) + 4 x 4 = 56, + double = 64 (align 16);
+#: MRG32k3a: 6 double (48) + 3 x 4 = 60, padded to 64, + double = 72;
+#: Sobol32: 2 + 32 uint = 136; scrambled: 3 + 32 uint = 140;
+#: Sobol64: 2 + 64 ull = 528; scrambled: 3 + 64 ull = 536.
+_CURAND_SIZES = {
+    "curandState": 48,
+    "curandStatePhilox4_32_10_t": 64,
+    "curandStateMRG32k3a": 72,
+    "curandStateSobol32_t": 136,
+    "curandStateScrambledSobol32_t": 140,
+    "curandStateSobol64_t": 528,
+    "curandStateScrambledSobol64_t": 536,
+}
+
+
+def _extents(tmp_path: pathlib.Path, source: str) -> tuple[dict[str, int], list[str]]:
+    src = tmp_path / "surface.cu"
+    src.write_text(source)
+    unit = parse_file(str(src), Options())
+    errors = [n.message for n in unit.notes if n.severity != "warning"]
+    return {a.name: a.dims[0] for a in unit.arrays if a.dims}, errors
+
+
+def test_runtime_structs_have_the_toolkits_layout(tmp_path: pathlib.Path) -> None:
+    sizes: dict[str, list[int]] = json.loads(_DATA.read_text())["sizes"]
+    assert len(sizes) >= 60
+    decls = "\n  ".join(
+        f"__shared__ char s_{n}[sizeof(struct {n})]; __shared__ char a_{n}[alignof(struct {n})];"
+        for n in sizes
+    )
+    extents, errors = _extents(
+        tmp_path, f"#include <cuda_runtime.h>\n__global__ void k(char* o) {{\n  {decls}\n}}\n"
+    )
+    assert errors == []
+    for name, (size, align) in sizes.items():
+        assert (extents[f"s_{name}"], extents[f"a_{name}"]) == (size, align), name
+
+
+def test_curand_states_have_their_layout(tmp_path: pathlib.Path) -> None:
+    decls = "\n  ".join(f"__shared__ char s{i}[sizeof({t})];" for i, t in enumerate(_CURAND_SIZES))
+    extents, errors = _extents(
+        tmp_path, f"#include <curand_kernel.h>\n__global__ void k() {{\n  {decls}\n}}\n"
+    )
+    assert errors == []
+    for i, (t, size) in enumerate(_CURAND_SIZES.items()):
+        assert extents[f"s{i}"] == size, t
+
+
+_PROGRAM = r"""
+#include <stdlib.h>
+#include <stdio.h>
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cuda_profiler_api.h>
+#include <math_constants.h>
+#include <curand.h>
+#include <curand_kernel.h>
+#include <cuda/barrier>
+#include <builtin_types.h>
+
+int64_t from_stdlib;  // glibc's <stdlib.h> brings <sys/types.h>'s int64_t
+
+__global__ void sample(cudaTextureObject_t tex, cudaSurfaceObject_t surf, curandState* states,
+                       float* out, CUtexObject drv_tex) {
+  __shared__ curandState s_states[32];
+  __shared__ cuda::barrier<cuda::thread_scope::thread_scope_block> bar;
+  __shared__ float tile[32];
+  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  __syncthreads();
+  cuda::memcpy_async(&tile[threadIdx.x], &out[threadIdx.x], sizeof(float), bar);
+  bar.arrive_and_wait();
+  curand_init(1234ull, threadIdx.x, 0, &s_states[threadIdx.x]);
+  float v = tex2D<float>(tex, 0.5f, 0.5f) + tex1Dfetch<float>(tex, 3) + CUDART_PI_F
+          + curand_uniform(&s_states[threadIdx.x]) + curand_normal(&states[threadIdx.x]);
+  float4 q;
+  tex2D(&q, tex, 1.0f, 2.0f);
+  surf2Dwrite(v, surf, 4 * (int)threadIdx.x, 0);
+  out[threadIdx.x] = v + q.x + tile[threadIdx.x] + (float)CUDART_NAN + (float)drv_tex;
+}
+
+int main() {
+  cudaError_t e = cudaErrorInvalidValue;
+  int integrated = 0;
+  cudaDeviceGetAttribute(&integrated, cudaDevAttrIntegrated, 0);
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+  cudaArray_t arr;
+  cudaMallocArray(&arr, &desc, 64, 64);
+  cudaResourceDesc res = {};
+  res.resType = cudaResourceTypeArray;
+  res.res.array.array = arr;
+  cudaTextureDesc td = {};
+  td.addressMode[0] = cudaAddressModeClamp;
+  td.filterMode = cudaFilterModeLinear;
+  td.readMode = cudaReadModeElementType;
+  cudaTextureObject_t tex;
+  cudaCreateTextureObject(&tex, &res, &td, nullptr);
+  cudaFuncAttributes attr;
+  cudaFuncGetAttributes(&attr, sample);
+  cudaProfilerStart();
+  curandGenerator_t g;
+  curandCreateGenerator(&g, CURAND_RNG_QUASI_SOBOL64);
+  curandSetGeneratorOrdering(g, CURAND_ORDERING_QUASI_DEFAULT);
+  CUresult r = cuInit(0);
+  CUdevice dev;
+  CUcontext ctx;
+  cuDeviceGet(&dev, 0);
+  cuDevicePrimaryCtxRetain(&ctx, dev);
+  if (r != CUDA_SUCCESS || e == cudaSuccess) return 1;
+  return attr.maxThreadsPerBlock + (int)from_stdlib;
+}
+"""
+
+
+def test_names_real_code_uses_parse_without_errors(tmp_path: pathlib.Path) -> None:
+    extents, errors = _extents(tmp_path, _PROGRAM)
+    assert errors == []
+    assert extents["s_states"] == 32
+
+
+def test_cooperative_groups_brings_stdint(tmp_path: pathlib.Path) -> None:
+    # nvcc: <cooperative_groups.h> includes <stdint.h> (llm.c uses uintptr_t after it).
+    _, errors = _extents(
+        tmp_path,
+        "#include <cooperative_groups.h>\n"
+        "__global__ void k(float* p) { uintptr_t a = (uintptr_t)p; uint64_t b = a; (void)b; }\n",
+    )
+    assert errors == []
