@@ -145,3 +145,19 @@ def test_cooperative_groups_brings_stdint(tmp_path: pathlib.Path) -> None:
         "__global__ void k(float* p) { uintptr_t a = (uintptr_t)p; uint64_t b = a; (void)b; }\n",
     )
     assert errors == []
+
+
+def test_min_max_have_cudas_mixed_overloads(tmp_path: pathlib.Path) -> None:
+    # crt/math_functions.hpp: max(float, double) and max(double, float) are double; the
+    # signed/unsigned pairs of each width are unsigned (cuda-samples' eigenvalues).
+    extents, errors = _extents(
+        tmp_path,
+        "__global__ void k(float t, long a, unsigned long b, long long c,\n"
+        "                  unsigned long long d) {\n"
+        "  __shared__ char s0[sizeof(max(5.0e-37, t))]; __shared__ char s1[sizeof(min(t, 1.0))];\n"
+        "  __shared__ char s2[sizeof(max(a, b))]; __shared__ char s3[sizeof(min(c, d))];\n"
+        "  __shared__ char s4[sizeof(max(t, t))];\n"
+        "}\n",
+    )
+    assert errors == []
+    assert [extents[f"s{i}"] for i in range(5)] == [8, 8, 8, 8, 4]

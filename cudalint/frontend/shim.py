@@ -243,8 +243,14 @@ __CUDALINT_MINMAX(long, long, long)
 __CUDALINT_MINMAX(unsigned long, unsigned long, unsigned long)
 __CUDALINT_MINMAX(long long, long long, long long)
 __CUDALINT_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+__CUDALINT_MINMAX(long, unsigned long, unsigned long)
+__CUDALINT_MINMAX(unsigned long, long, unsigned long)
+__CUDALINT_MINMAX(long long, unsigned long long, unsigned long long)
+__CUDALINT_MINMAX(unsigned long long, long long, unsigned long long)
 __CUDALINT_MINMAX(float, float, float)
 __CUDALINT_MINMAX(double, double, double)
+__CUDALINT_MINMAX(float, double, double)
+__CUDALINT_MINMAX(double, float, double)
 #undef __CUDALINT_MINMAX
 
 __device__ float __expf(float);
