@@ -163,6 +163,7 @@ int main() {
   std::vector<float> v(4); std::sort(v.begin(), v.end(), [](float a, float b) { return a < b; });
   std::map<std::string, int> m; m["x"] = 1; std::cout << v[0] << std::endl;
   torch::Tensor x; if (x.options().dtype() != torch::kFloat32) std::cout << x.options();
+  if (x.device().type() != torch::kCUDA || x.device() != x.device()) return 1;
   cublasHandle_t h; cublasCreate(&h); cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, 1, 1, 1, nullptr,
       nullptr, 1, nullptr, 1, nullptr, nullptr, 1);
   return 0;

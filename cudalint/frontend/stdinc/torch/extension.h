@@ -21,7 +21,9 @@ struct BFloat16 { unsigned short x; BFloat16() = default; BFloat16(float); opera
 enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, ComplexHalf, ComplexFloat,
   ComplexDouble, Bool, QInt8, QUInt8, QInt32, BFloat16, Float8_e5m2 = 23, Float8_e4m3fn = 24 };
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
-struct Device { Device(DeviceType, int = -1); Device(const std::string&); bool is_cuda() const; int index() const; };
+struct Device { Device(DeviceType, int = -1); Device(const std::string&); bool is_cuda() const; int index() const;
+  DeviceType type() const; bool is_cpu() const; bool has_index() const; std::string str() const;
+  bool operator==(const Device&) const; bool operator!=(const Device&) const; };
 struct IntArrayRef { IntArrayRef(); IntArrayRef(std::initializer_list<int64_t>); IntArrayRef(const std::vector<int64_t>&);
   int64_t operator[](size_t) const; size_t size() const; const int64_t* begin() const; const int64_t* end() const;
   std::vector<int64_t> vec() const; };
