@@ -161,3 +161,29 @@ def test_min_max_have_cudas_mixed_overloads(tmp_path: pathlib.Path) -> None:
     )
     assert errors == []
     assert [extents[f"s{i}"] for i in range(5)] == [8, 8, 8, 8, 4]
+
+
+def test_rounding_mode_intrinsics(tmp_path: pathlib.Path) -> None:
+    # device_functions.h's directed-rounding variants (cuda-samples' interval arithmetic).
+    _, errors = _extents(
+        tmp_path,
+        "__global__ void k(float *f, double *d, long long *l) {\n"
+        "  f[0] = __fadd_rd(f[1], f[2]) + __fmul_ru(f[1], f[2]) + __fsqrt_rz(f[3])\n"
+        "       + __fmaf_ieee_rn(f[1], f[2], f[3]) + __ull2float_rd(7ull);\n"
+        "  d[0] = __dadd_ru(d[1], d[2]) + __ddiv_rz(d[1], d[2]) + __drcp_rd(d[3])\n"
+        "       + __ll2double_ru(l[0]) + __uint2double_rn(3u);\n"
+        "  l[0] = __double2ll_rz(d[0]) + __float2ull_ru(f[0]);\n"
+        "}\n",
+    )
+    assert errors == []
+
+
+def test_library_stubs_inside_extern_c(tmp_path: pathlib.Path) -> None:
+    # freeglut_std.h includes <GL/gl.h> inside extern "C"; the stubs are templates.
+    _, errors = _extents(
+        tmp_path,
+        'extern "C" {\n#include <GL/gl.h>\n#include <curand.h>\n}\n'
+        "int main() { glFlush(); curandGenerator_t g; curandCreateGenerator(&g, "
+        "CURAND_RNG_PSEUDO_DEFAULT); return 0; }\n",
+    )
+    assert errors == []

@@ -591,6 +591,44 @@ def _atomics() -> str:
     return "\n".join(out) + "\n"
 
 
+#: The rounding-mode intrinsics of device_functions.h / device_double_functions.h:
+#: (name stem, result, parameters, rounding modes).
+_ROUNDING: tuple[tuple[str, str, str, str], ...] = (
+    *((f"__f{op}", "float", "float, float", "rn rz ru rd") for op in ("add", "sub", "mul", "div")),
+    ("__fmaf", "float", "float, float, float", "rn rz ru rd"),
+    ("__fmaf_ieee", "float", "float, float, float", "rn rz ru rd"),
+    ("__frcp", "float", "float", "rn rz ru rd"),
+    ("__fsqrt", "float", "float", "rn rz ru rd"),
+    ("__frsqrt", "float", "float", "rn"),
+    *((f"__d{op}", "double", "double, double", "rn rz ru rd") for op in ("add", "sub", "mul", "div")),
+    ("__fma", "double", "double, double, double", "rn rz ru rd"),
+    ("__drcp", "double", "double", "rn rz ru rd"),
+    ("__dsqrt", "double", "double", "rn rz ru rd"),
+    *((f"__float2{t}", r, "float", "rn rz ru rd") for t, r in (
+        ("int", "int"), ("uint", "unsigned int"), ("ll", "long long"),
+        ("ull", "unsigned long long"))),
+    *((f"__double2{t}", r, "double", "rn rz ru rd") for t, r in (
+        ("float", "float"), ("int", "int"), ("uint", "unsigned int"), ("ll", "long long"),
+        ("ull", "unsigned long long"))),
+    *((f"__{t}2float", "float", p, "rn rz ru rd") for t, p in (
+        ("int", "int"), ("uint", "unsigned int"), ("ll", "long long"),
+        ("ull", "unsigned long long"))),
+    ("__int2double", "double", "int", "rn"),
+    ("__uint2double", "double", "unsigned int", "rn"),
+    ("__ll2double", "double", "long long", "rn rz ru rd"),
+    ("__ull2double", "double", "unsigned long long", "rn rz ru rd"),
+)
+
+
+def _rounding_intrinsics() -> str:
+    """Every rounding-mode variant (``__fadd_rd``, ``__double2ll_rz``, ...); a redeclaration
+    of one the shim already has is harmless."""
+    return "\n".join(
+        f"__device__ {result} {stem}_{mode}({params});"
+        for stem, result, params, modes in _ROUNDING for mode in modes.split()
+    ) + "\n"
+
+
 def _shuffles() -> str:
     out: list[str] = []
     for t in _SHFL_TYPES:
@@ -629,6 +667,7 @@ def _build() -> str:
         + _shuffles()
         + _legacy_shuffles()
         + _FUNCTIONS
+        + _rounding_intrinsics()
         + _half_functions()
         + _HOST_API
     )
