@@ -20,17 +20,19 @@ from collections.abc import Sequence
 
 from cudalint.api import FileReport
 from cudalint.output import RenderOptions
-from cudalint.output.text import fixable, fixable_line, printable, summary
+from cudalint.output.text import fixable, fixable_line, kernel_tags, printable, summary
 
 __all__ = ["render"]
 
 
 def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
     lines: list[str] = []
+    tags = kernel_tags(reports)
     for report in reports:
         for d in report.diagnostics:
             mark = " [*]" if fixable(d) == "safe" else ""
-            message = printable(d.message)  # escapes line breaks too: one line each
+            # escapes line breaks too: one line each
+            message = printable(d.message + tags.get(id(d), ""))
             lines.append(f"{printable(d.file)}:{d.line}:{d.column}: {d.code}{mark} {message}")
     out = "".join(line + "\n" for line in lines)
     if not options.quiet:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from cudalint.api import FileReport, diagnostic_sort_key
 from cudalint.output import RenderOptions
 from cudalint.output.statistics import totals, unknown_message
+from cudalint.output.text import kernel_tags
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -43,8 +44,9 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
     diagnostics = sorted(
         (d for report in reports for d in report.diagnostics), key=diagnostic_sort_key
     )
+    tags = kernel_tags(reports)
     for d in diagnostics:
-        message = d.message + "".join(f"\nnote: {n}" for n in d.notes)
+        message = d.message + tags.get(id(d), "") + "".join(f"\nnote: {n}" for n in d.notes)
         lines.append(annotation(
             _COMMAND.get(d.severity, "warning"),
             message,

@@ -166,13 +166,33 @@ def fixable_line(reports: Sequence[FileReport]) -> str | None:
     return line
 
 
-def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool) -> list[str]:
+def kernel_tags(reports: Sequence[FileReport]) -> dict[int, str]:
+    """`` (in kernel K)`` for each diagnostic (by ``id``) that would otherwise print the
+    same line as another: a ``__device__`` helper's access reported once per kernel that
+    calls it, with the same message (``Comparator`` in two bitonic-sort kernels)."""
+    groups: dict[tuple[str, int, int, str, str], list[Diagnostic]] = {}
+    for report in reports:
+        for d in report.diagnostics:
+            if d.result is not None:
+                groups.setdefault((d.file, d.line, d.column, d.code, d.message), []).append(d)
+    tags: dict[int, str] = {}
+    for same in groups.values():
+        kernels = {d.result.access.kernel for d in same if d.result is not None}
+        if len(same) > 1 and len(kernels) > 1:
+            for d in same:
+                if d.result is not None:
+                    tags[id(d)] = f" (in kernel {d.result.access.kernel})"
+    return tags
+
+
+def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool,
+                      tag: str = "") -> list[str]:
     head = (
         _paint(f"{printable(d.file)}:{d.line}:{d.column}:", _BOLD, color)
         + " "
         + _paint(f"{d.severity}:", _SEVERITY_COLOR.get(d.severity, _BOLD), color)
         + " "
-        + _paint(printable(d.message), _BOLD, color)
+        + _paint(printable(d.message + tag), _BOLD, color)
         + f" [{d.code}]"
         + (" [*]" if fixable(d) == "safe" else "")
     )
@@ -202,6 +222,7 @@ def _read_or_none(path: str) -> bytes | None:
 def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
     blocks: list[str] = []
     headers: dict[str, bytes | None] = {}
+    tags = kernel_tags(reports)
     for report in reports:
         for d in report.diagnostics:
             # A diagnostic in an included file shows no excerpt of the main file; an
@@ -211,7 +232,8 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
                 if d.file not in headers:
                     headers[d.file] = _read_or_none(d.file)
                 source = headers[d.file]
-            blocks.append("\n".join(render_diagnostic(d, source, options.color)) + "\n")
+            blocks.append("\n".join(render_diagnostic(d, source, options.color,
+                                                   tags.get(id(d), ""))) + "\n")
     if not options.quiet:
         fixes = fixable_line(reports)
         blocks.append(summary(reports) + "\n" + (fixes + "\n" if fixes else ""))
