@@ -14,19 +14,19 @@ from cudalint.options import Options
 
 _DATA = pathlib.Path(__file__).parent / "data" / "cuda_runtime_struct_sizes.json"
 
-#: cuRAND's generator states, laid out by hand from curand_kernel.h's fields (x86_64):
+#: cuRAND's generator states, laid out by hand from CUDA 13's curand_kernel.h fields
+#: (x86_64; older toolkits had double MRG32k3a state and no Sobol `c`):
 #: XORWOW: 6 uint + 3 int/float = 36, padded to 40, + double = 48;
 #: Philox: uint4 ctr, uint4 output (32) + uint2 (8) + 4 x 4 = 56, + double = 64 (align 16);
-#: MRG32k3a: 6 double (48) + 3 x 4 = 60, padded to 64, + double = 72;
-#: Sobol32: 2 + 32 uint = 136; scrambled: 3 + 32 uint = 140;
-#: Sobol64: 2 + 64 ull = 528; scrambled: 3 + 64 ull = 536.
+#: MRG32k3a: 6 uint + 3 int/float = 36, padded to 40, + double = 48;
+#: Sobol32 and scrambled: 3 + 32 uint = 140; Sobol64 and scrambled: 3 + 64 ull = 536.
 _CURAND_SIZES = {
     "curandState": 48,
     "curandStatePhilox4_32_10_t": 64,
-    "curandStateMRG32k3a": 72,
-    "curandStateSobol32_t": 136,
+    "curandStateMRG32k3a": 48,
+    "curandStateSobol32_t": 140,
     "curandStateScrambledSobol32_t": 140,
-    "curandStateSobol64_t": 528,
+    "curandStateSobol64_t": 536,
     "curandStateScrambledSobol64_t": 536,
 }
 
@@ -186,4 +186,45 @@ def test_library_stubs_inside_extern_c(tmp_path: pathlib.Path) -> None:
         "int main() { glFlush(); curandGenerator_t g; curandCreateGenerator(&g, "
         "CURAND_RNG_PSEUDO_DEFAULT); return 0; }\n",
     )
+    assert errors == []
+
+
+_LIBRARIES = r"""
+#include <cublas_v2.h>
+#include <cublasLt.h>
+#include <cufft.h>
+#include <cufftXt.h>
+#include <curand.h>
+#include <cusparse.h>
+#include <cusolverDn.h>
+// cuda-samples' helper_cuda.h defines an error-string overload per library it sees.
+#if !defined(CUBLAS_API_H_) || !defined(_CUFFT_H_) || !defined(CUSPARSEAPI) \
+    || !defined(CUSOLVER_COMMON_H_) || !defined(CURAND_H_)
+#error a library's guard is missing
+#endif
+static const char *name(cufftResult r) { return r == CUFFT_INVALID_DEVICE ? "dev" : "ok"; }
+int main() {
+  cublasHandle_t h; cublasCreate(&h);
+  cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, 1, 1, 1, nullptr, nullptr, CUDA_R_16F, 1, nullptr,
+               CUDA_R_16F, 1, nullptr, nullptr, CUDA_C_32F, 1, CUBLAS_COMPUTE_32F_FAST_TF32,
+               CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+  cublasLtHandle_t lt; cublasLtCreate(&lt);
+  cublasLtMatmulDesc_t desc; cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+  cufftHandle plan; cufftPlan1d(&plan, 64, CUFFT_C2C, 1);
+  cudaLibXtDesc *xt = nullptr; cufftXtFree(xt);
+  cusparseHandle_t sp; cusparseCreate(&sp);
+  cusparseSetPointerMode(sp, CUSPARSE_POINTER_MODE_HOST);
+  cusparseSpMatDescr_t m; cusparseCreateCsr(&m, 4, 4, 4, nullptr, nullptr, nullptr,
+      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+  cusolverDnHandle_t so; cusolverDnCreate(&so);
+  curandGenerator_t g; curandCreateGenerator(&g, CURAND_RNG_QUASI_SCRAMBLED_SOBOL64);
+  return name(CUFFT_SUCCESS)[0];
+}
+"""
+
+
+def test_host_libraries_parse_as_their_headers_declare(tmp_path: pathlib.Path) -> None:
+    # The stubs are generated from the libraries' headers (tools/gen_cudart_types.py):
+    # every status, enum and handle, the include guards, and a stub per function.
+    _, errors = _extents(tmp_path, _LIBRARIES)
     assert errors == []

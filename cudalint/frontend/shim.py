@@ -83,6 +83,11 @@ _PRELUDE = r"""
 #define __restrict__ __restrict
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
+#define __cudart_builtin__
+#define CUDART_CB
+#define CUDARTAPI
+#define CUDAAPI
 #ifndef __CUDACC__
 #define __CUDACC__ 1
 #endif
@@ -116,10 +121,10 @@ typedef struct CUevent_st* cudaEvent_t;
 #include <__cudalint/cudart_types.h>
 extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, unsigned long sharedMem = 0,
                                  cudaStream_t stream = 0);
-extern "C" __host__ cudaError_t cudaDeviceSynchronize(void);
-extern "C" __host__ cudaError_t cudaMalloc(void** p, unsigned long size);
-extern "C" __host__ cudaError_t cudaFree(void* p);
-extern "C" __host__ cudaError_t cudaGetLastError(void);
+extern "C" __host__ __device__ cudaError_t cudaDeviceSynchronize(void);
+extern "C" __host__ __device__ cudaError_t cudaMalloc(void** p, unsigned long size);
+extern "C" __host__ __device__ cudaError_t cudaFree(void* p);
+extern "C" __host__ __device__ cudaError_t cudaGetLastError(void);
 
 __device__ void __syncthreads(void);
 __device__ int __syncthreads_count(int);
@@ -409,19 +414,21 @@ __device__ void __pipeline_memcpy_async(void* dst, const void* src, unsigned lon
                                         unsigned long zfill = 0);
 __device__ void __pipeline_commit(void);
 __device__ void __pipeline_wait_prior(unsigned long prior);
+__device__ void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value);
 """
 
-#: Host-side runtime API that samples and applications call around their launches.
+#: Host-side runtime API that samples and applications call around their launches (the
+#: part the device runtime also offers is ``__host__ __device__``, for dynamic parallelism).
 _HOST_API = r"""
 extern "C" {
-__host__ const char* cudaGetErrorString(cudaError_t);
-__host__ const char* cudaGetErrorName(cudaError_t);
-__host__ cudaError_t cudaPeekAtLastError(void);
+__host__ __device__ const char* cudaGetErrorString(cudaError_t);
+__host__ __device__ const char* cudaGetErrorName(cudaError_t);
+__host__ __device__ cudaError_t cudaPeekAtLastError(void);
 __host__ cudaError_t cudaMemcpy(void*, const void*, unsigned long, cudaMemcpyKind);
-__host__ cudaError_t cudaMemcpyAsync(void*, const void*, unsigned long, cudaMemcpyKind,
+__host__ __device__ cudaError_t cudaMemcpyAsync(void*, const void*, unsigned long, cudaMemcpyKind,
                                      cudaStream_t stream = 0);
 __host__ cudaError_t cudaMemset(void*, int, unsigned long);
-__host__ cudaError_t cudaMemsetAsync(void*, int, unsigned long, cudaStream_t stream = 0);
+__host__ __device__ cudaError_t cudaMemsetAsync(void*, int, unsigned long, cudaStream_t stream = 0);
 __host__ cudaError_t cudaMallocHost(void**, unsigned long);
 __host__ cudaError_t cudaMallocManaged(void**, unsigned long, unsigned int flags = 1);
 __host__ cudaError_t cudaMallocAsync(void**, unsigned long, cudaStream_t);
@@ -429,23 +436,23 @@ __host__ cudaError_t cudaFreeAsync(void*, cudaStream_t);
 __host__ cudaError_t cudaFreeHost(void*);
 __host__ cudaError_t cudaHostAlloc(void**, unsigned long, unsigned int);
 __host__ cudaError_t cudaSetDevice(int);
-__host__ cudaError_t cudaGetDevice(int*);
+__host__ __device__ cudaError_t cudaGetDevice(int*);
 __host__ cudaError_t cudaGetDeviceCount(int*);
 __host__ cudaError_t cudaGetDeviceProperties(cudaDeviceProp*, int);
-__host__ cudaError_t cudaDeviceGetAttribute(int*, int, int);
+__host__ __device__ cudaError_t cudaDeviceGetAttribute(int*, int, int);
 __host__ cudaError_t cudaDeviceReset(void);
 __host__ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig);
 __host__ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig*);
 __host__ cudaError_t cudaStreamCreate(cudaStream_t*);
-__host__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned int);
-__host__ cudaError_t cudaStreamDestroy(cudaStream_t);
+__host__ __device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned int);
+__host__ __device__ cudaError_t cudaStreamDestroy(cudaStream_t);
 __host__ cudaError_t cudaStreamSynchronize(cudaStream_t);
 __host__ cudaError_t cudaEventCreate(cudaEvent_t*);
-__host__ cudaError_t cudaEventCreateWithFlags(cudaEvent_t*, unsigned int);
-__host__ cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t stream = 0);
+__host__ __device__ cudaError_t cudaEventCreateWithFlags(cudaEvent_t*, unsigned int);
+__host__ __device__ cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t stream = 0);
 __host__ cudaError_t cudaEventSynchronize(cudaEvent_t);
 __host__ cudaError_t cudaEventElapsedTime(float*, cudaEvent_t, cudaEvent_t);
-__host__ cudaError_t cudaEventDestroy(cudaEvent_t);
+__host__ __device__ cudaError_t cudaEventDestroy(cudaEvent_t);
 __host__ cudaError_t cudaFuncSetAttribute(const void*, enum cudaFuncAttribute, int);
 __host__ cudaError_t cudaFuncSetSharedMemConfig(const void*, enum cudaSharedMemConfig);
 __host__ cudaError_t cudaMemcpyToSymbol(const void*, const void*, unsigned long,
@@ -510,9 +517,21 @@ template <class T> __device__ void surf1Dwrite(T, cudaSurfaceObject_t, int,
     cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
 template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int,
     cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf1DLayeredread(cudaSurfaceObject_t, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf2DLayeredread(cudaSurfaceObject_t, int, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf1DLayeredwrite(T, cudaSurfaceObject_t, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2DLayeredwrite(T, cudaSurfaceObject_t, int, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ T surfCubemapread(cudaSurfaceObject_t, int, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T> __device__ void surfCubemapwrite(T, cudaSurfaceObject_t, int, int, int,
+    cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
 template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int,
     cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
-template <class T> __host__ cudaError_t cudaMalloc(T** p, unsigned long size) {
+template <class T> __host__ __device__ cudaError_t cudaMalloc(T** p, unsigned long size) {
   return cudaMalloc((void**)p, size);
 }
 template <class T> __host__ cudaError_t cudaMallocHost(T** p, unsigned long size) {
@@ -521,6 +540,62 @@ template <class T> __host__ cudaError_t cudaMallocHost(T** p, unsigned long size
 template <class T> __host__ cudaError_t cudaMallocManaged(T** p, unsigned long size,
                                                           unsigned int flags = 1) {
   return cudaMallocManaged((void**)p, size, flags);
+}
+/* The rest of cuda_runtime.h's C++ API: typed pointers, symbols by reference, kernels by
+   function pointer. */
+template <class T> __host__ cudaError_t cudaMallocAsync(T** p, unsigned long size,
+                                                        cudaStream_t stream);
+template <class T> __host__ cudaError_t cudaHostAlloc(T** p, unsigned long size,
+                                                      unsigned int flags);
+template <class T> __host__ cudaError_t cudaMallocPitch(T** p, unsigned long* pitch,
+                                                       unsigned long width,
+                                                       unsigned long height);
+template <class T> __host__ cudaError_t cudaMemcpyToSymbol(
+    const T& symbol, const void* src, unsigned long count, unsigned long offset = 0,
+    cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+template <class T> __host__ cudaError_t cudaMemcpyFromSymbol(
+    void* dst, const T& symbol, unsigned long count, unsigned long offset = 0,
+    cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+template <class T> __host__ cudaError_t cudaMemcpyToSymbolAsync(
+    const T& symbol, const void* src, unsigned long count, unsigned long offset = 0,
+    cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0);
+template <class T> __host__ cudaError_t cudaMemcpyFromSymbolAsync(
+    void* dst, const T& symbol, unsigned long count, unsigned long offset = 0,
+    cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0);
+template <class T> __host__ cudaError_t cudaGetSymbolAddress(void** devPtr, const T& symbol);
+template <class T> __host__ cudaError_t cudaGetSymbolSize(unsigned long* size, const T& symbol);
+template <class T> __host__ cudaError_t cudaOccupancyMaxPotentialBlockSize(
+    int* minGridSize, int* blockSize, T func, unsigned long dynamicSMemSize = 0,
+    int blockSizeLimit = 0);
+template <class U, class T> __host__ cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+    int* minGridSize, int* blockSize, T func, U blockSizeToDynamicSMemSize,
+    int blockSizeLimit = 0);
+template <class T> __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    int* numBlocks, T func, int blockSize, unsigned long dynamicSMemSize);
+template <class T> __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int* numBlocks, T func, int blockSize, unsigned long dynamicSMemSize, unsigned int flags);
+template <class T> __host__ cudaError_t cudaLaunchKernel(
+    T* func, dim3 gridDim, dim3 blockDim, void** args, unsigned long sharedMem = 0,
+    cudaStream_t stream = 0);
+template <class T> __host__ cudaError_t cudaLaunchCooperativeKernel(
+    T* func, dim3 gridDim, dim3 blockDim, void** args, unsigned long sharedMem = 0,
+    cudaStream_t stream = 0);
+template <class T> __host__ cudaError_t cudaFuncSetCacheConfig(T* func,
+                                                               enum cudaFuncCache config);
+__host__ cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags);
+/* driver_functions.h */
+static inline __host__ struct cudaPitchedPtr make_cudaPitchedPtr(void* d, unsigned long p,
+                                                                 unsigned long xsz,
+                                                                 unsigned long ysz) {
+  struct cudaPitchedPtr s; s.ptr = d; s.pitch = p; s.xsize = xsz; s.ysize = ysz; return s;
+}
+static inline __host__ struct cudaPos make_cudaPos(unsigned long x, unsigned long y,
+                                                   unsigned long z) {
+  struct cudaPos p; p.x = x; p.y = y; p.z = z; return p;
+}
+static inline __host__ struct cudaExtent make_cudaExtent(unsigned long w, unsigned long h,
+                                                         unsigned long d) {
+  struct cudaExtent e; e.width = w; e.height = h; e.depth = d; return e;
 }
 """
 
@@ -577,8 +652,10 @@ def _atomics() -> str:
     # 64-bit signed min/max and the float overloads.
     out.append("__device__ long long atomicMin(long long* address, long long val);")
     out.append("__device__ long long atomicMax(long long* address, long long val);")
-    out.append("__device__ unsigned int atomicInc(unsigned int* address, unsigned int val);")
-    out.append("__device__ unsigned int atomicDec(unsigned int* address, unsigned int val);")
+    for scope in ("", "_block", "_system"):
+        for op in ("Inc", "Dec"):
+            out.append(f"__device__ unsigned int atomic{op}{scope}(unsigned int* address,"
+                       " unsigned int val);")
     out.append(
         "__device__ unsigned short atomicCAS(unsigned short* address, unsigned short compare,"
         " unsigned short val);"
@@ -594,13 +671,15 @@ def _atomics() -> str:
 #: The rounding-mode intrinsics of device_functions.h / device_double_functions.h:
 #: (name stem, result, parameters, rounding modes).
 _ROUNDING: tuple[tuple[str, str, str, str], ...] = (
-    *((f"__f{op}", "float", "float, float", "rn rz ru rd") for op in ("add", "sub", "mul", "div")),
+    *((f"__f{op}", "float", "float, float", "rn rz ru rd")
+      for op in ("add", "sub", "mul", "div")),
     ("__fmaf", "float", "float, float, float", "rn rz ru rd"),
     ("__fmaf_ieee", "float", "float, float, float", "rn rz ru rd"),
     ("__frcp", "float", "float", "rn rz ru rd"),
     ("__fsqrt", "float", "float", "rn rz ru rd"),
     ("__frsqrt", "float", "float", "rn"),
-    *((f"__d{op}", "double", "double, double", "rn rz ru rd") for op in ("add", "sub", "mul", "div")),
+    *((f"__d{op}", "double", "double, double", "rn rz ru rd")
+      for op in ("add", "sub", "mul", "div")),
     ("__fma", "double", "double, double, double", "rn rz ru rd"),
     ("__drcp", "double", "double", "rn rz ru rd"),
     ("__dsqrt", "double", "double", "rn rz ru rd"),
@@ -745,6 +824,9 @@ template <unsigned int Size, class ParentT>
 __device__ thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent);
 __device__ thread_group tiled_partition(const thread_group& parent, unsigned int size);
 template <class G> __device__ void sync(const G& g);
+template <class G> __device__ coalesced_group binary_partition(const G& g, bool pred);
+template <class G> __device__ coalesced_group labeled_partition(const G& g, int label);
+template <class G> __device__ coalesced_group labeled_partition(const G& g, unsigned int label);
 template <class T> struct plus { __device__ T operator()(T a, T b) const; };
 template <class T> struct less { __device__ T operator()(T a, T b) const; };
 template <class T> struct greater { __device__ T operator()(T a, T b) const; };
@@ -758,6 +840,8 @@ template <class G, class T> __device__ T inclusive_scan(const G& g, T val);
 template <class G, class T> __device__ T exclusive_scan(const G& g, T val);
 template <class G, class T>
 __device__ void memcpy_async(const G& g, T* dst, const T* src, unsigned long bytes);
+template <class G, class T, class Size>
+__device__ void memcpy_async(const G& g, T* dst, const T* src, const Size& bytes);
 template <class G> __device__ void wait(const G& g);
 template <class G> __device__ void wait_prior(const G& g);
 }  // namespace cooperative_groups
@@ -784,6 +868,17 @@ template <thread_scope Scope> class pipeline {
   __device__ bool quit();
 };
 template <thread_scope Scope, unsigned char Stages = 1> struct pipeline_shared_state {};
+enum class pipeline_role { producer, consumer };
+template <unsigned char Prior, thread_scope Scope>
+__device__ void pipeline_consumer_wait_prior(pipeline<Scope>& pipe);
+template <class Group, thread_scope Scope, unsigned char Stages>
+__device__ pipeline<Scope> make_pipeline(const Group& g,
+                                         pipeline_shared_state<Scope, Stages>* state,
+                                         pipeline_role role);
+template <class Group, thread_scope Scope, unsigned char Stages>
+__device__ pipeline<Scope> make_pipeline(const Group& g,
+                                         pipeline_shared_state<Scope, Stages>* state,
+                                         unsigned long producer_count);
 __device__ pipeline<thread_scope_thread> make_pipeline();
 template <class Group, thread_scope Scope, unsigned char Stages>
 __device__ pipeline<Scope> make_pipeline(const Group& g,

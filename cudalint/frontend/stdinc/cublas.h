@@ -1,3 +1,4 @@
 #pragma once
 #pragma clang system_header
-#include <cublas_v2.h>
+/* cuBLAS (generated: tools/gen_cudart_types.py --api cublas). */
+#include <__cudalint/cublas_api.h>

@@ -1,5 +1,16 @@
 #pragma once
 #pragma clang system_header
-#include <cufft.h>
-typedef struct cudaLibXtDesc_t { int version; void* descriptor; int library; int subFormat; void* libDescriptor; } cudaLibXtDesc;
-typedef enum { CUFFT_COPY_HOST_TO_DEVICE = 0, CUFFT_COPY_DEVICE_TO_HOST = 1, CUFFT_COPY_DEVICE_TO_DEVICE = 2 } cufftXtCopyType;
+/* cuFFT (generated: tools/gen_cudart_types.py --api cufft), and cudalibxt.h's descriptor. */
+#include <__cudalint/cufft.h>
+#ifndef CUDA_LIB_XT_H
+#define CUDA_LIB_XT_H
+#define MAX_CUDA_DESCRIPTOR_GPUS 64
+typedef enum cudaXtCopyType_t { LIB_XT_COPY_HOST_TO_DEVICE, LIB_XT_COPY_DEVICE_TO_HOST,
+  LIB_XT_COPY_DEVICE_TO_DEVICE } cudaLibXtCopyType;
+typedef enum libFormat_t { LIB_FORMAT_CUFFT = 0x0, LIB_FORMAT_UNDEFINED = 0x1 } libFormat;
+typedef struct cudaXtDesc_t { int version; int nGPUs; int GPUs[MAX_CUDA_DESCRIPTOR_GPUS];
+  void* data[MAX_CUDA_DESCRIPTOR_GPUS]; size_t size[MAX_CUDA_DESCRIPTOR_GPUS];
+  void* cudaXtState; } cudaXtDesc;
+typedef struct cudaLibXtDesc_t { int version; cudaXtDesc* descriptor; libFormat library;
+  int subFormat; void* libDescriptor; } cudaLibXtDesc;
+#endif

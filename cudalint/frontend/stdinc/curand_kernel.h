@@ -1,5 +1,6 @@
-/* cuRAND's device API: the generator states with their real layouts (a state array in
-   __shared__ memory is laid out by these sizes) and the calls kernels make. */
+/* cuRAND's device API: the generator states with CUDA 13's layouts (curand_kernel.h,
+   curand_philox4x32_x.h, curand_mtgp32.h; a state array in __shared__ memory is laid out by
+   these sizes) and the calls kernels make. */
 #pragma once
 #pragma clang system_header
 #include <curand.h>
@@ -21,17 +22,17 @@ struct curandStatePhilox4_32_10 {
   double boxmuller_extra_double;
 };
 struct curandStateMRG32k3a {
-  double s1[3];
-  double s2[3];
+  unsigned int s1[3];
+  unsigned int s2[3];
   int boxmuller_flag;
   int boxmuller_flag_double;
   float boxmuller_extra;
   double boxmuller_extra_double;
 };
-struct curandStateSobol32 { unsigned int i, x; unsigned int direction_vectors[32]; };
+struct curandStateSobol32 { unsigned int i, x, c; unsigned int direction_vectors[32]; };
 struct curandStateScrambledSobol32 { unsigned int i, x, c; unsigned int direction_vectors[32]; };
 struct curandStateSobol64 {
-  unsigned long long i, x;
+  unsigned long long i, x, c;
   unsigned long long direction_vectors[64];
 };
 struct curandStateScrambledSobol64 {

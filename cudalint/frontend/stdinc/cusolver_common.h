@@ -1,3 +1,4 @@
 #pragma once
 #pragma clang system_header
-#include <cusolverDn.h>
+/* cuSOLVER (generated: tools/gen_cudart_types.py --api cusolver). */
+#include <__cudalint/cusolver.h>
