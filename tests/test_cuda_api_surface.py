@@ -228,3 +228,38 @@ def test_host_libraries_parse_as_their_headers_declare(tmp_path: pathlib.Path) -
     # every status, enum and handle, the include guards, and a stub per function.
     _, errors = _extents(tmp_path, _LIBRARIES)
     assert errors == []
+
+
+_THRUST = r"""
+#include <cuda/std/functional>
+#include <cuda/std/type_traits>
+#include <cuda/std/cstdint>
+#include <thrust/device_vector.h>
+#include <thrust/host_vector.h>
+#include <thrust/device_malloc.h>
+#include <thrust/device_free.h>
+#include <thrust/sort.h>
+#include <thrust/iterator/zip_iterator.h>
+int main() {
+  thrust::device_vector<int> v(10);
+  thrust::sequence(v.begin(), v.end());
+  thrust::sort(thrust::device, v.begin(), v.end(), thrust::greater<int>());
+  int s = thrust::reduce(v.begin(), v.end(), 0, thrust::plus<int>());
+  int *raw = thrust::raw_pointer_cast(v.data());
+  static_assert(cuda::std::is_same<cuda::std::int32_t, int>::value, "");
+  cuda::std::plus<int> p;
+  auto z = thrust::make_zip_iterator(thrust::make_tuple(v.begin(), v.begin()));
+  thrust::host_vector<int> h = v;
+  thrust::device_ptr<void> base = thrust::device_malloc(64);
+  thrust::device_free(base);
+  (void)z;
+  return s + p(1, 2) + raw[0] + h[0] + (int)h.size();
+}
+"""
+
+
+def test_thrust_and_libcudacxx(tmp_path: pathlib.Path) -> None:
+    # nvcc finds Thrust and libcu++ (cuda::std) in the toolkit; cuda-samples' radix sort,
+    # quadtree and segmentation tree include them.
+    _, errors = _extents(tmp_path, _THRUST)
+    assert errors == []

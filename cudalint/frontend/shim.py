@@ -49,8 +49,6 @@ EMPTY_HEADERS = (
     "helper_cuda.h",
     "helper_functions.h",
     "cuda_profiler_api.h",
-    "cuda/std/cstdint",
-    "cuda/std/type_traits",
 )
 # (name, element C type, alignments for 1..4 components)
 _VECTOR_TYPES: tuple[tuple[str, str, tuple[int, int, int, int]], ...] = (

@@ -1,0 +1,4 @@
+#pragma once
+#pragma clang system_header
+#include <thrust/__cudalint_thrust.h>
+#include <type_traits>
