@@ -43,7 +43,16 @@ class Repo:
 
 
 REPOS = (
-    Repo("cuda-samples", "https://github.com/NVIDIA/cuda-samples", include=("Common",)),
+    Repo("cuda-samples", "https://github.com/NVIDIA/cuda-samples", include=("Common",),
+         # the samples whose CMakeLists.txt adds their own inc/ folder
+         # (target_include_directories(... inc)), as their build does
+         subtrees=tuple((d, ("Common", f"{d}/inc")) for d in (
+             "Samples/5_Domain_Specific/FDTD3d",
+             "Samples/2_Concepts_and_Techniques/interval",
+             *(f"Samples/2_Concepts_and_Techniques/{s}" for s in (
+                 "MC_EstimatePiP", "MC_EstimatePiQ", "MC_EstimatePiInlineP",
+                 "MC_EstimatePiInlineQ", "MC_SingleAsianOptionP")),
+         ))),
     Repo("llm.c", "https://github.com/karpathy/llm.c", include=(".", "dev/cuda")),
     Repo("SGEMM_CUDA", "https://github.com/siboehm/SGEMM_CUDA", include=("src",)),
     Repo("flash-attention-minimal", "https://github.com/tspeterkim/flash-attention-minimal"),
@@ -101,7 +110,8 @@ def write_compdb(repo: Repo, path: str) -> str:
     return out
 
 
-def run(repo: Repo, root: str, cudalint: list[str], jobs: int, timeout: float) -> dict[str, object]:
+def run(repo: Repo, root: str, cudalint: list[str], jobs: int, timeout: float,
+        raw: str | None = None) -> dict[str, object]:
     path = os.path.join(root, repo.name)
     cmd = [*cudalint, "--format", "json", "--show-all", "--isolated", "-j", str(jobs),
            "--timeout", str(timeout)]
@@ -119,6 +129,10 @@ def run(repo: Repo, root: str, cudalint: list[str], jobs: int, timeout: float) -
         data = json.loads(proc.stdout)
     except json.JSONDecodeError:
         return {"repo": repo.name, "error": proc.stderr[-2000:], "rc": proc.returncode}
+    if raw:
+        os.makedirs(raw, exist_ok=True)
+        with open(os.path.join(raw, f"{repo.name}.json"), "w", encoding="utf-8") as fh:
+            fh.write(proc.stdout)
     accesses = data["accesses"]
     status = Counter(a["status"] for a in accesses)
     codes = Counter(d["code"] for d in data["diagnostics"])
@@ -146,8 +160,18 @@ def run(repo: Repo, root: str, cudalint: list[str], jobs: int, timeout: float) -
         "kernels": len(kernels), "kernels_launch": from_launch,
         "kernels_launched_in_repo": len(with_site), "of_those_with_launch": site_ok,
         "errors": len(data["errors"]),
+        "without_launch": sorted(k for k in with_site if "launch" not in kernels[k]),
+        "unknown_by_reason": dict(Counter(
+            _reason_group(a["reason"]) for a in accesses if a["status"] == "unknown"
+        ).most_common()),
         "wall_s": round(wall, 1), "rc": proc.returncode,
     }
+
+
+def _reason_group(reason: str | None) -> str:
+    """A reason with its names left out, so that reasons of one kind group together."""
+    text = re.sub(r"'[^']*'", "'…'", reason or "")
+    return re.sub(r"\b[A-Za-z_]\w*(?= change| is )", "V", text)
 
 
 COLUMNS = (
@@ -179,6 +203,11 @@ def main() -> int:
     p.add_argument("--timeout", type=float, default=10)
     p.add_argument("--only", action="append", default=[])
     p.add_argument("--json", default=None, help="write the rows here too")
+    p.add_argument("--raw", default=None, metavar="DIR",
+                   help="keep cudalint's JSON output per repository in DIR (NAME.json)")
+    p.add_argument("--details", action="store_true",
+                   help="also list, per repository, the kernels launched in it that got no "
+                        "launch shape and the unknown accesses grouped by reason")
     args = p.parse_args()
     rows = []
     for repo in REPOS:
@@ -188,10 +217,20 @@ def main() -> int:
             print(f"skip {repo.name}: not under {args.root} (git clone {repo.url})",
                   file=sys.stderr)
             continue
-        row = run(repo, args.root, args.cudalint.split(), args.j, args.timeout)
+        row = run(repo, args.root, args.cudalint.split(), args.j, args.timeout, args.raw)
         print(json.dumps(row), file=sys.stderr)
         rows.append(row)
     print(table(rows))
+    if args.details:
+        for r in rows:
+            if "error" in r:
+                continue
+            print(f"\n{r['repo']}: kernels launched in it without a launch shape:")
+            for k in r["without_launch"]:  # type: ignore[attr-defined]
+                print(f"  {k}")
+            print(f"{r['repo']}: unknown accesses by reason:")
+            for why, n in r["unknown_by_reason"].items():  # type: ignore[attr-defined]
+                print(f"  {n:5d}  {why}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)

@@ -20,12 +20,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
-from cudalint import __version__
+from cudalint import __version__, frontdoor
 from cudalint.api import (
     FileReport,
     FileTask,
     dedupe_reports,
-    diagnostic_sort_key,
     expand_paths,
     is_header,
     run_tasks,
@@ -34,7 +33,7 @@ from cudalint.baseline import BaselineError, apply_baseline, load_baseline, writ
 from cudalint.budget import DEFAULT_TIMEOUT, MAX_INPUT_BYTES
 from cudalint.compdb import CompdbError, CompileDatabase
 from cudalint.config import ConfigError, ConfigFinder, parse_block_dim, parse_timeout
-from cudalint.diagnostics import Diagnostic, Fix
+from cudalint.diagnostics import Fix
 from cudalint.frontend.cache import ENV as PARSE_CACHE_ENV
 from cudalint.fsutil import WriteError, write_file
 from cudalint.model.arch import DEFAULT_ARCH, Arch, ArchError, parse_arch
@@ -46,12 +45,7 @@ from cudalint.output.text import printable
 from cudalint.output.text import summary as text_summary
 from cudalint.rules import RULES, RuleSelection, UnknownSelectorError, explain, get_rule
 from cudalint.settings import CliSettings, Resolver, SettingsError
-from cudalint.suppressions import (
-    UNUSED_CODE,
-    add_ignore_edits,
-    apply_edits,
-    apply_suppressions,
-)
+from cudalint.suppressions import UNUSED_CODE, add_ignore_edits, apply_edits
 
 #: The progress bar shows only when at least this many files are analyzed.
 PROGRESS_MIN_FILES = 8
@@ -548,49 +542,6 @@ def _bank_modes(options: Options) -> tuple[int, ...]:
         return (4,)
 
 
-def _suppress(reports: Sequence[FileReport], codes: dict[str, frozenset[str]],
-              read: Callable[[str], bytes | None] | None = None) -> None:
-    """Apply suppression comments; ``read`` gives a file's bytes instead of the reports'
-    sources and the disk (cudalint.irjson: the comments recorded with the IR)."""
-    sources: dict[str, bytes | None] = {
-        r.path: r.source if read is None else read(r.path) for r in reports
-    }
-    # Diagnostics in a file that other files reported (a header they include), before
-    # any is suppressed: a suppression in the header that they hit is not unused.
-    elsewhere: dict[str, list[Diagnostic]] = {}
-    if any(UNUSED_CODE in c for c in codes.values()):
-        for other in reports:
-            for d in other.diagnostics:
-                if d.file != other.path:
-                    elsewhere.setdefault(os.path.abspath(d.file), []).append(d)
-    for report in reports:
-        if report.unit is None:
-            continue
-        enabled = codes.get(report.path, frozenset())
-        for d in report.diagnostics:
-            if d.file not in sources:
-                sources[d.file] = (read or _read_or_none)(d.file)
-        kept, suppressed = apply_suppressions(
-            report.diagnostics,
-            sources,
-            report_unused=UNUSED_CODE in enabled,
-            enabled_codes=enabled,
-            main_file=report.path,
-            used_by=[dataclasses.replace(d, file=report.path)
-                     for d in elsewhere.get(os.path.abspath(report.path), ())],
-        )
-        report.diagnostics = sorted(kept, key=diagnostic_sort_key)
-        report.suppressed += suppressed
-
-
-def _read_or_none(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
 def _write_roots(args: argparse.Namespace) -> list[str]:
     """The trees being linted, which a symbolic link that --fix or --add-ignores writes
     through must lead into: the current directory, each directory given, and the
@@ -599,6 +550,18 @@ def _write_roots(args: argparse.Namespace) -> list[str]:
     for path in args.paths:
         roots.append(path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)))
     return roots
+
+
+def _write_edited(path: str, before: bytes, after: bytes, roots: Sequence[str] | None) -> bool:
+    """Write the edited text of a file (``--fix``, ``--add-ignores``): atomically, only
+    if the file still holds ``before`` and a symbolic link leads into ``roots``
+    (:func:`cudalint.fsutil.write_file`). False, with the error said, when it was not."""
+    try:
+        write_file(path, after, expected=before, within=roots)
+    except WriteError as exc:
+        _say(f"error: {exc}")
+        return False
+    return True
 
 
 def _add_ignores(reports: Sequence[FileReport], stdin: bool,
@@ -625,11 +588,8 @@ def _add_ignores(reports: Sequence[FileReport], stdin: bool,
                  "continuation, or a line inside a /* */ comment); add it by hand")
         if not edits:
             continue
-        try:
-            write_file(report.path, apply_edits(report.source, edits), expected=report.source,
-                       within=roots)
-        except WriteError as exc:
-            _say(f"error: {exc}")
+        if not _write_edited(report.path, report.source, apply_edits(report.source, edits),
+                             roots):
             status = EXIT_ERROR
             continue
         added += sum(len(by_line[e.line]) for e in edits)
@@ -736,14 +696,42 @@ def _run(argv: Sequence[str] | None) -> int:
     if not args.paths:
         parser.print_usage(sys.stderr)
         raise UsageError("no paths given")
-    compdb = _load_compdb(args)
-    log: Callable[[str], None] | None = _say if args.verbose else None
-    try:
-        finder = ConfigFinder(args.config, isolated=args.isolated)
-        resolver = Resolver(settings, finder, compdb, log)
-        tasks, codes = _tasks(args, resolver)
-    except (ConfigError, SettingsError) as exc:
-        raise UsageError(str(exc)) from None
+    tasks, reports = _analyse(args, settings)
+    if args.baseline is not None:
+        _baseline(args.baseline, reports, update=args.update_baseline)
+    if args.add_ignores:
+        # With --fix: the fixes first, then suppressions for what the fixes left.
+        fixed = _apply_fixes(args, tasks, reports) if args.fix else EXIT_OK
+        return max(fixed, _add_ignores(reports, stdin=args.paths == ["-"],
+                                       roots=_write_roots(args)))
+    # --fix / --unsafe-fixes / --diff
+    fix_status = EXIT_OK
+    if args.fix or args.diff:
+        fix_status = _apply_fixes(args, tasks, reports)
+        if args.diff:
+            return fix_status
+
+    _print_reports(args, reports)
+    # a file --fix could not write is an error whatever --exit-zero says
+    return max(exit_status(reports, args.exit_zero, args.max_unknown), fix_status)
+
+
+def _analyse(args: argparse.Namespace, settings: CliSettings
+             ) -> tuple[list[FileTask], list[FileReport]]:
+    """The run's tasks (each file with its settings) and their reports, as the per-file
+    pipeline gives them, merged across files (``api.run_tasks``)."""
+    # the front door (cudalint.frontdoor) notes what the settings are made of, to replay
+    # this run's output while none of it changes
+    with frontdoor.recording():
+        compdb = _load_compdb(args)
+        log: Callable[[str], None] | None = _say if args.verbose else None
+        try:
+            finder = ConfigFinder(args.config, isolated=args.isolated)
+            resolver = Resolver(settings, finder, compdb, log)
+            tasks, codes = _tasks(args, resolver)
+        except (ConfigError, SettingsError) as exc:
+            raise UsageError(str(exc)) from None
+    frontdoor.settings_made([t.path for t in tasks])
     if log is not None:
         _log_tasks(log, tasks, codes)
 
@@ -762,21 +750,12 @@ def _run(argv: Sequence[str] | None) -> int:
             if report.covered_by is not None:
                 log(f"{report.path}: analysed as part of {report.covered_by}, which includes "
                     "it (not on its own)")
-    _suppress(reports, codes)
-    if args.baseline is not None:
-        _baseline(args.baseline, reports, update=args.update_baseline)
-    if args.add_ignores:
-        # With --fix: the fixes first, then suppressions for what the fixes left.
-        fixed = _apply_fixes(args, tasks, reports, codes) if args.fix else EXIT_OK
-        return max(fixed, _add_ignores(reports, stdin=args.paths == ["-"],
-                                       roots=_write_roots(args)))
-    # --fix / --unsafe-fixes / --diff
-    fix_status = EXIT_OK
-    if args.fix or args.diff:
-        fix_status = _apply_fixes(args, tasks, reports, codes)
-        if args.diff:
-            return fix_status
+    return tasks, reports
 
+
+def _print_reports(args: argparse.Namespace, reports: Sequence[FileReport]) -> None:
+    """``--bank-map-svg``, then the reports in the chosen format on stdout, and the
+    files that could not be analysed on stderr."""
     # --bank-map-svg
     if args.bank_map_svg is not None:
         _write_bank_maps(
@@ -812,8 +791,6 @@ def _run(argv: Sequence[str] | None) -> int:
                 f"cudalint: error: {stats.unknown_message(run_totals, args.max_unknown)}\n"
             )
     sys.stdout.flush()
-    # a file --fix could not write is an error whatever --exit-zero says
-    return max(exit_status(reports, args.exit_zero, args.max_unknown), fix_status)
 
 
 # --- fixes: --fix, --unsafe-fixes, --diff ---------------------------------------------------
@@ -832,23 +809,14 @@ def _fix_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
-                 reports: list[FileReport], codes: dict[str, frozenset[str]]) -> int:
+                 reports: list[FileReport]) -> int:
     """--diff: print the diff and return the exit status. --fix: write the files and
     replace their reports by the re-analysis (the caller reports what remains); returns
     EXIT_ERROR when a file could not be written (or changed meanwhile), else EXIT_OK."""
-    from cudalint.fixes.apply import (
-        FixError,
-        fix_report,
-        unified_diff,
-        unified_diff_bytes,
-        write_atomically,
-    )
+    from cudalint.fixes.apply import fix_report, unified_diff, unified_diff_bytes
 
     if args.paths == ["-"] and not args.diff:
         raise UsageError("--fix cannot write to stdin; use --diff")
-
-    def refilter(report: FileReport) -> None:
-        _suppress([report], codes)
 
     status = EXIT_OK
     fixed_files = applied = 0
@@ -859,8 +827,10 @@ def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
                 sys.stderr.write(_error_line(report) + "\n")
                 status = EXIT_ERROR
             continue
+        # each round's re-analysis goes through the same per-file pipeline (suppression
+        # comments included), so that a suppressed diagnostic's fix is never applied
         result = fix_report(report, task.options, unsafe=args.unsafe_fixes,
-                            selection=task.selection, refilter=refilter)
+                            selection=task.selection)
         if result.error is not None:
             sys.stderr.write(f"cudalint: {report.path}: {result.error}\n")
             continue
@@ -883,11 +853,8 @@ def _apply_fixes(args: argparse.Namespace, tasks: Sequence[FileTask],
                     sys.stdout.write(unified_diff(path, before, after))
                 status = max(status, EXIT_FINDINGS)
             continue
-        try:
-            for path, before, after in files:
-                write_atomically(path, after, expected=before, within=_write_roots(args))
-        except FixError as exc:
-            sys.stderr.write(f"cudalint: error: {exc}\n")
+        if not all(_write_edited(path, before, after, _write_roots(args))
+                   for path, before, after in files):
             status = EXIT_ERROR
             continue
         fixed_files += len(files)

@@ -1,5 +1,7 @@
-"""Finding a project's files and build: ``.gitignore``/``.ignore`` files, and the
-``compile_commands.json`` a file is built with (found as clangd finds it).
+"""Finding a project's files and build: the files a run analyses (``expand_paths``:
+directories walked in sorted order, ``--exclude`` globs, headers with device code),
+``.gitignore``/``.ignore`` files, and the ``compile_commands.json`` a file is built with
+(found as clangd finds it). flake8 calls the first part ``discover_files``.
 
 Ignore files (``respect-gitignore``, on by default; ``--no-respect-gitignore``):
 
@@ -22,12 +24,27 @@ git repository (the directory holding ``.git``), or at the file system's root ou
 
 from __future__ import annotations
 
+import fnmatch
 import os
+import stat
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
-__all__ = ["IgnoreFiles", "find_compile_commands"]
+__all__ = [
+    "CUDA_SUFFIXES",
+    "HEADER_SUFFIXES",
+    "ExcludeMatcher",
+    "IgnoreFiles",
+    "discovered_headers",
+    "expand_paths",
+    "find_compile_commands",
+    "is_header",
+    "path_key",
+]
 
 IGNORE_NAMES = (".ignore", ".gitignore")
 COMPDB_NAME = "compile_commands.json"
@@ -84,6 +101,8 @@ class _IgnoreFile:
 
 
 def _read_spec(path: str) -> pathspec.GitIgnoreSpec | None:
+    import pathspec  # only where a directory is walked (not for files given by name)
+
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
@@ -172,3 +191,167 @@ class IgnoreFiles:
             if parent == directory:
                 return None
             directory = parent
+
+
+# --- the files a run analyses ---------------------------------------------------------
+
+#: File name endings picked up when a directory is given.
+CUDA_SUFFIXES = (".cu", ".cuh")
+#: Header endings picked up in a directory only when the file holds device code that can
+#: be analysed on its own (a ``__global__`` kernel or a ``__shared__`` declaration).
+HEADER_SUFFIXES = (".h", ".hpp", ".inl")
+_DEVICE_CODE_MARKERS = (b"__global__", b"__shared__")
+#: How much of a header the discovery check reads.
+_DEVICE_CODE_SCAN_BYTES = 4 << 20
+
+
+class ExcludeMatcher:
+    """``--exclude``/``exclude`` globs, each relative to a base directory.
+
+    A pattern excludes a path when it matches the path relative to its base, or the
+    name of the path or of any directory above it (below the base): ``build`` excludes
+    every directory called build, ``*.gen.cu`` every such file, ``third_party/*`` the
+    directory at the base. ``*`` also matches ``/``, as in ruff's and flake8's globs.
+    """
+
+    def __init__(self, patterns: Iterable[tuple[str, str]] = ()) -> None:
+        self.patterns = [
+            (p.rstrip("/").replace(os.sep, "/"), os.path.abspath(base)) for p, base in patterns
+        ]
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns)
+
+    def __call__(self, path: str) -> bool:
+        absolute = os.path.abspath(path)
+        for pattern, base in self.patterns:
+            try:
+                rel = os.path.relpath(absolute, base).replace(os.sep, "/")
+            except ValueError:  # another drive
+                rel = absolute.replace(os.sep, "/")
+            parts = [p for p in rel.split("/") if p not in ("", ".")]
+            if parts and parts[0] == "..":
+                # Outside the base: only names can match.
+                parts = [os.path.basename(absolute)]
+                if fnmatch.fnmatchcase(parts[0], pattern):
+                    return True
+                continue
+            for k in range(1, len(parts) + 1):
+                if fnmatch.fnmatchcase(parts[k - 1], pattern) or fnmatch.fnmatchcase(
+                    "/".join(parts[:k]), pattern
+                ):
+                    return True
+        return False
+
+
+def _walk(
+    directory: str, errors: list[tuple[str, str]], exclude: Callable[[str], bool] | None
+) -> list[str]:
+    def onerror(exc: OSError) -> None:
+        errors.append((str(exc.filename or directory), exc.strerror or str(exc)))
+
+    found: list[str] = []
+    for root, dirs, files in os.walk(directory, onerror=onerror):
+        dirs[:] = sorted(
+            d for d in dirs
+            if not d.startswith(".") and not (exclude and exclude(os.path.join(root, d)))
+        )
+        found.extend(
+            path
+            for path in (
+                _joined(root, f)
+                for f in files
+                if f.endswith(CUDA_SUFFIXES + HEADER_SUFFIXES) and not f.startswith(".")
+            )
+            if not (exclude and exclude(path))
+            and (path.endswith(CUDA_SUFFIXES) or _has_device_code(path))
+        )
+    return sorted(found)
+
+
+def _joined(root: str, name: str) -> str:
+    # ``cudalint .`` shows ``src/a.cu``, not ``./src/a.cu``: the spelling the headers that
+    # files include are shown in (see cudalint.frontend.walker.display_path).
+    path = os.path.join(root, name)
+    if path.startswith("." + os.sep):
+        path = path[2:]
+    return path
+
+
+def _has_device_code(path: str) -> bool:
+    """A cheap text check that a header found in a directory holds a kernel or a shared
+    array (a plain C/C++ header analysed on its own gives nothing but noise)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return False
+            data = f.read(_DEVICE_CODE_SCAN_BYTES)
+    except OSError:
+        return False
+    return any(m in data for m in _DEVICE_CODE_MARKERS)
+
+
+def expand_paths(
+    paths: Iterable[str], exclude: Callable[[str], bool] | None = None
+) -> list[tuple[str, str | None]]:
+    """Files to analyze, each with an error when it cannot even be listed.
+
+    Given files are kept as given (even when missing, so that ``check_file`` reports
+    them) unless ``exclude`` matches them; directories are recursed into for
+    ``.cu``/``.cuh`` files, and ``.h``/``.hpp``/``.inl`` files that contain
+    ``__global__`` or ``__shared__``, in sorted order, skipping hidden (``.name``) and
+    excluded files and directories.
+    """
+    seen: set[str] = set()
+    out: list[tuple[str, str | None]] = []
+    for path in paths:
+        candidates: list[tuple[str, str | None]]
+        if exclude is not None and path not in ("-", "") and exclude(path):
+            continue
+        if os.path.isdir(path):
+            errors: list[tuple[str, str]] = []
+            files = _walk(path, errors, exclude)
+            candidates = [(f, None) for f in files]
+            candidates += [(p, f"cannot read directory: {why}") for p, why in errors]
+        else:
+            candidates = [(path, None)]
+        for candidate, error in candidates:
+            key = os.path.normpath(os.path.abspath(candidate))
+            if key not in seen:
+                seen.add(key)
+                out.append((candidate, error))
+    return out
+
+
+
+def is_header(path: str) -> bool:
+    """A header by its name (``.cuh``, ``.h``, ``.hpp``, ``.inl``), not a ``.cu`` file."""
+    return path.endswith((".cuh", *HEADER_SUFFIXES))
+
+
+def discovered_headers(paths: Iterable[str], exclude: Callable[[str], bool] | None = None
+                       ) -> set[str]:
+    """The headers (absolute paths) that directories in ``paths`` give and that are not
+    themselves named in ``paths``: each is analysed on its own only when no file of the
+    run includes it (see ``run_tasks``)."""
+    paths = list(paths)
+    named = {path_key(p) for p in paths if p not in ("-", "") and not os.path.isdir(p)}
+    found: set[str] = set()
+    for p in paths:
+        if p in ("-", "") or not os.path.isdir(p):
+            continue
+        for file, error in expand_paths([p], exclude):
+            if error is None and is_header(file) and path_key(file) not in named:
+                found.add(path_key(file))
+    return found
+
+
+def path_key(path: str) -> str:
+    """``path`` absolute, normalized and case-folded where the file system folds case:
+    the key under which one run knows a file."""
+    try:
+        return os.path.normcase(os.path.normpath(os.path.abspath(path)))
+    except ValueError:  # pragma: no cover - odd characters in a path
+        return path

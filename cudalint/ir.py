@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Literal
 
 AccessKind = Literal["load", "store", "atomic"]
@@ -48,6 +49,19 @@ BLOCK_DIM = ("blockDim.x", "blockDim.y", "blockDim.z")
 GRID_DIM = ("gridDim.x", "gridDim.y", "gridDim.z")
 
 
+#: The operators of :class:`Unary` and :class:`Binary` (``min``/``max``: the CUDA
+#: functions), and the operations a loop's step applies (:class:`Induction`). The
+#: frontend reads C's spellings into them once, by table
+#: (``cudalint.frontend.cursors.BINARY_OPS`` and its neighbours).
+UnaryOp = Literal["-", "~", "!", "+"]
+BinaryOp = Literal[
+    "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
+    "<", "<=", ">", ">=", "==", "!=", "&&", "||", "min", "max",
+]
+InductionOp = Literal["+", "-", "*", "/", "<<", ">>"]
+BoundOp = Literal["<", "<=", ">", ">=", "!="]
+
+
 @dataclass(frozen=True)
 class Const:
     value: int
@@ -85,16 +99,16 @@ class Induction:
     """
 
     start: Expr
-    op: Literal["+", "-", "*", "/", "<<", ">>"]
+    op: InductionOp
     step: Expr
-    cmp: Literal["<", "<=", ">", ">=", "!="] | None = None
+    cmp: BoundOp | None = None
     bound: Expr | None = None
     index: bool = False
 
 
 @dataclass(frozen=True)
 class Unary:
-    op: Literal["-", "~", "!", "+"]
+    op: UnaryOp
     operand: Expr
     type: IntType = INT
 
@@ -104,10 +118,7 @@ class Binary:
     """A binary operation evaluated in C: ``/`` truncates, ``%`` follows the dividend,
     unsigned results wrap, comparisons and ``&&``/``||`` give 0 or 1."""
 
-    op: Literal[
-        "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
-        "<", "<=", ">", ">=", "==", "!=", "&&", "||", "min", "max",
-    ]
+    op: BinaryOp
     lhs: Expr
     rhs: Expr
     type: IntType = INT
@@ -129,16 +140,88 @@ class Cast:
     type: IntType = INT
 
 
+class OpaqueKind(Enum):
+    """What an :class:`Opaque` value is. The model and the frontend decide from the kind,
+    never from ``Opaque.reason`` (English, for messages only).
+
+    An opaque value with inputs is uniform when every input is; one *without* known
+    inputs is uniform only for the kinds of :data:`UNIFORM_WITHOUT_INPUTS` (data in
+    memory, sizes, values that are no integer): any other may read the thread index
+    itself (an unfollowed call, a variable cudalint lost track of).
+    """
+
+    #: A value loaded from memory: ``value loaded from 'in'``, ``value loaded through a
+    #: pointer``. Its inputs are the address's; a load from a uniform address is uniform.
+    LOAD = "load"
+    #: A size fixed at compile time that cudalint does not know: an array extent it could
+    #: not evaluate, ``sizeof`` a type that depends on a template parameter.
+    SIZE = "size"
+    #: An integer, character or boolean literal whose value clang did not give: a
+    #: compile-time constant.
+    LITERAL = "literal"
+    #: A kernel parameter or pointer read as an integer that holds none (``'p' is a
+    #: pointer``, ``'scale' is not an integer``): the same in every lane. Any other value
+    #: that is no integer (a float local computed from the thread index) is a VARIABLE.
+    NOT_INTEGER = "not-integer"
+    #: A parameter of a device function (each call site passes its own value).
+    PARAMETER = "parameter"
+    #: A value that depends on which way control flow went (``'x' depends on control
+    #: flow``, a ``switch``, ``return`` or ``goto`` inside a loop or switch).
+    BRANCH = "branch"
+    #: A value a loop changes (``'i' is a loop variable``, ``'s' is assigned in a loop``).
+    LOOP = "loop"
+    #: The value of a call cudalint does not follow (``call to 'f'``, a lambda, a call
+    #: through a pointer).
+    CALL = "call"
+    #: A local variable whose value cudalint does not know at this point (its address is
+    #: taken, inline asm writes it, it has no known value here, it depends on itself).
+    VARIABLE = "variable"
+    #: A name that is no variable cudalint follows (a name clang left unresolved, a
+    #: function or other declaration used as a value).
+    NAME = "name"
+    #: An expression clang itself left unresolved (a declaration it uses did not parse, or
+    #: its type depends on a template parameter).
+    UNRESOLVED = "unresolved"
+    #: A construct the frontend does not model (an operator or conversion on values that
+    #: are no integers, an assignment inside an index, an expression nested too deeply).
+    UNSUPPORTED = "unsupported"
+
+    @property
+    def uniform_without_inputs(self) -> bool:
+        """Whether a value of this kind with no known inputs is the same in every lane."""
+        return self in UNIFORM_WITHOUT_INPUTS
+
+    @property
+    def constant(self) -> bool:
+        """Whether a value of this kind with no known inputs is a compile-time constant
+        (the same in every iteration of a loop, not only in every lane)."""
+        return self in (OpaqueKind.SIZE, OpaqueKind.LITERAL)
+
+
+#: The kinds of opaque value that are uniform even without known inputs.
+UNIFORM_WITHOUT_INPUTS = frozenset({
+    OpaqueKind.LOAD, OpaqueKind.SIZE, OpaqueKind.LITERAL, OpaqueKind.NOT_INTEGER,
+})
+
+
 @dataclass(frozen=True)
 class Opaque:
     """A value the frontend cannot model (a load from memory, an unknown call).
 
-    It is uniform when every input is uniform; ``reason`` says what it was.
+    ``kind`` says what it is (and decides, with ``inputs``, whether it is uniform);
+    ``reason`` says it in words for messages, and nothing reads it to decide anything.
     """
 
+    kind: OpaqueKind
     reason: str
     inputs: tuple[Expr, ...] = ()
     type: IntType = INT
+    #: The variable a clause-shaped reason is about: ``reason`` is ``'NAME' CLAUSE``
+    #: (``'pos' is assigned in a loop``), so that a message can turn it into ``'pos',
+    #: which is assigned in a loop``. None when the reason is no such clause.
+    name: str | None = None
+    #: The ``CLAUSE`` of such a reason (``is assigned in a loop``); "" when ``name`` is None.
+    clause: str = ""
 
 
 Expr = Const | Sym | Unary | Binary | Select | Cast | Opaque
@@ -262,6 +345,10 @@ class Access:
     #: ``stmatrix``): every lane of the warp must execute it, so a guard around it is
     #: uniform over the warp in a well-formed program.
     collective: bool = False
+    #: The array's name as declared (``SharedArray.name``, ``tile``): what messages call
+    #: it, never taken apart from ``array`` (a key such as ``k<4>::tile``). "" in records
+    #: built by hand.
+    array_name: str = ""
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ Entry points
 - ``python -m cudalint.irjson dump [cudalint args...] PATH... > run.json`` and
   ``python -m cudalint.irjson check run.json``: the same, for scripts.
 
-Format (version 1)
+Format (version 2)
 ------------------
 
 UTF-8 JSON, keys sorted, one IR node per line where the nesting allows it (reviewable
@@ -28,19 +28,20 @@ diffs), the same bytes for the same input. A node (a frozen dataclass of
 :mod:`cudalint.ir`, or ``Options``, ``RuleSelection``, :class:`FileEntry`,
 :class:`Run`) is an object ``{"_t": "ClassName", field: value, ...}`` that leaves out the
 fields equal to their defaults. Tuples are arrays; ``None``, booleans, integers, strings
-and finite floats are themselves; a non-finite float is ``{"_t": "float", "v": "inf"}``;
+and finite floats are themselves; an enumeration member (``OpaqueKind``) is its value
+(``"load"``); a non-finite float is ``{"_t": "float", "v": "inf"}``;
 a frozenset is ``{"_t": "frozenset", "v": [items, sorted]}``; a dict is ``{"_t": "dict",
 "v": [[key, value], ...]}`` sorted by key. Reading checks every value against the field's
 declared type, so that a malformed document is a :class:`IRFormatError` (a
 ``ValueError``) that says where, never a failure deep inside the model.
 
-A run document is ``{"format": "cudalint-ir", "version": 1, "schema": HASH, "run":
+A run document is ``{"format": "cudalint-ir", "version": 2, "schema": HASH, "run":
 Run}``: per analysed file a :class:`FileEntry` (its path as given, options, rule
 selection, enabled codes, unit or error, and the file that covers it when it is a header
 analysed only as part of another file), the flags that shape the output, and the
 suppression comments of the files involved, reduced to the directives themselves (code
 before a comment becomes ``x``, other comment text spaces: columns are kept). A unit
-document is ``{"format": "cudalint-ir-unit", "version": 1, "schema": HASH, "unit":
+document is ``{"format": "cudalint-ir-unit", "version": 2, "schema": HASH, "unit":
 TranslationUnit}``. ``schema`` fingerprints the node classes (names, fields, types,
 defaults): :func:`schema_fingerprint` of the reading cudalint differs when ``ir.py``
 changed since the document was written (the IR should then be extracted again).
@@ -66,10 +67,11 @@ import sys
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from cudalint import ir
-from cudalint.api import FileReport, check_unit, dedupe_reports, run_tasks
+from cudalint.api import FileReport, check_unit, merge_reports, run_tasks
 from cudalint.budget import run_bounded
 from cudalint.ir import TranslationUnit
 from cudalint.options import Options
@@ -101,7 +103,8 @@ __all__ = [
 FORMAT = "cudalint-ir"
 UNIT_FORMAT = "cudalint-ir-unit"
 #: Bumped on any change of the encoding itself (not of the IR's classes: see ``schema``).
-VERSION = 1
+#: 2: enumeration members (``Opaque.kind``) are written as their values.
+VERSION = 2
 
 
 class IRFormatError(ValueError):
@@ -149,6 +152,8 @@ _NODE_CLASSES: tuple[type, ...] = (
     ir.TranslationUnit, Options, RuleSelection, FileEntry, Run,
 )
 _BY_NAME: dict[str, type] = {cls.__name__: cls for cls in _NODE_CLASSES}
+#: The enumerations a node's field may hold, each written as its members' values.
+_ENUMS: tuple[type[Enum], ...] = (ir.OpaqueKind,)
 #: Nodes written one field per line (their lists one item per line).
 _BROKEN = frozenset({"TranslationUnit", "FileEntry", "Run"})
 
@@ -169,7 +174,7 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def schema_fingerprint() -> str:
     """A hash of the node classes: names, fields, declared types and defaults."""
-    parts = []
+    parts = [f"{e.__name__}:{','.join(str(m.value) for m in e)}" for e in _ENUMS]
     for cls in _NODE_CLASSES:
         hints = _hints(cls)
         for f in _fields(cls):
@@ -208,6 +213,10 @@ def _is_default(f: dataclasses.Field[Any], value: object) -> bool:
 def _encode(value: object, where: str) -> Any:
     if value is None or isinstance(value, (bool, str)):
         return value
+    if isinstance(value, Enum):
+        if type(value) not in _ENUMS:
+            raise IRFormatError(f"{where}: cannot write a {type(value).__name__}")
+        return value.value
     if isinstance(value, int):
         if type(value) is not int:  # an IntEnum or the like: not IR
             raise IRFormatError(f"{where}: cannot write a {type(value).__name__}")
@@ -377,6 +386,10 @@ def _decode(value: Any, hint: Any, where: str) -> Any:
         return out
     elif isinstance(hint, type) and _BY_NAME.get(hint.__name__) is hint:
         return _decode_node(value, hint, where)
+    elif hint in _ENUMS:
+        for member in hint:
+            if value == member.value and type(value) is type(member.value):
+                return member
     else:  # pragma: no cover - a field type this module does not know (a bug here)
         raise IRFormatError(f"{where}: cannot read a field of type {_type_name(hint)}")
     raise IRFormatError(f"{where}: expected {_type_name(hint)}, got {_what(value)}")
@@ -590,7 +603,6 @@ def _record(argv: Sequence[str], cwd: str | None) -> tuple[Run, list[FileReport]
         reports = run_tasks(tasks, args.jobs or (os.cpu_count() or 1))
         run = run_from_reports(reports, tasks, codes, tuple(argv), show_all=args.show_all,
                                exit_zero=args.exit_zero, max_unknown=args.max_unknown)
-        cli._suppress(reports, codes)
     return run, reports
 
 
@@ -599,10 +611,10 @@ def run_from_reports(
     argv: tuple[str, ...] = (), *, show_all: bool = False, exit_zero: bool = False,
     max_unknown: float = DEFAULT_MAX_UNKNOWN,
 ) -> Run:
-    """The Run of ``run_tasks(tasks)``'s ``reports`` (before suppressions); reads the
-    files that diagnostics may name for their suppression comments (run it in the
-    directory the analysis ran in)."""
-    from cudalint.cli import _read_or_none
+    """The Run of ``run_tasks(tasks)``'s ``reports`` (suppressed diagnostics included);
+    reads the files that diagnostics may name for their suppression comments (run it in
+    the directory the analysis ran in)."""
+    from cudalint.checker import _read_or_none
     from cudalint.frontend.walker import display_path
 
     files: list[FileEntry] = []
@@ -620,7 +632,8 @@ def run_from_reports(
         names.setdefault(report.path, report.source)
         spans = [*(a.span for a in unit.accesses), *(a.span for a in unit.arrays),
                  *(k.span for k in unit.kernels), *(n.span for n in unit.notes if n.span)]
-        others = {s.file for s in spans} | {d.file for d in report.diagnostics}
+        others = {s.file for s in spans} | {
+            d.file for d in (*report.diagnostics, *report.suppressed_diagnostics)}
         others |= {display_path(inc, report.path) for inc in unit.includes}
         for name in sorted(others - set(names)):
             if name:
@@ -658,25 +671,27 @@ def reports_from_ir(
 
     ``sources`` (path as recorded -> bytes) gives files' bytes for fixes with edits.
     """
-    from cudalint.cli import _suppress
+    from cudalint.checker import suppress
 
     run = text if isinstance(text, Run) else loads_run(text)
     given = dict(sources or {})
+    comments = {name: _rebuild(lines) for name, lines in run.suppressions.items()}
     reports: list[FileReport] = []
     for entry in run.files:
         if entry.unit is None:
             reports.append(FileReport(path=entry.path, error=entry.error or "not analyzed"))
-        elif entry.covered_by is not None:
-            reports.append(FileReport(path=entry.path, unit=entry.unit,
-                                      source=given.get(entry.path),
-                                      covered_by=entry.covered_by))
+            continue
+        if entry.covered_by is not None:
+            report = FileReport(path=entry.path, unit=entry.unit, source=given.get(entry.path),
+                                covered_by=entry.covered_by, codes=entry.codes)
+            suppress(report, comments.get)
         else:
-            reports.append(check_unit(entry.path, entry.unit, entry.options,
-                                      selection=entry.selection,
-                                      source=given.get(entry.path)))
-    dedupe_reports(reports)
-    comments = {name: _rebuild(lines) for name, lines in run.suppressions.items()}
-    _suppress(reports, {e.path: e.codes for e in run.files}, read=comments.get)
+            report = check_unit(entry.path, entry.unit, entry.options,
+                                selection=entry.selection, source=given.get(entry.path),
+                                comments=comments.get)
+        report.codes = entry.codes  # as recorded (``merge_reports`` reports CL100 by them)
+        reports.append(report)
+    merge_reports(reports)
     return reports
 
 

@@ -15,18 +15,20 @@ as ``CL100 unused-suppression`` when that rule is selected (``--warn-unused-igno
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from cudalint.diagnostics import Diagnostic, Edit
+from cudalint.edits import splice
 
 __all__ = [
     "UNUSED_CODE",
     "UNUSED_NAME",
     "Suppression",
     "add_ignore_edits",
-    "apply_suppressions",
     "find_suppressions",
+    "split_suppressed",
+    "unused_suppressions",
 ]
 
 UNUSED_CODE = "CL100"
@@ -171,47 +173,36 @@ def _suppressor(
     return None
 
 
-def apply_suppressions(
-    diagnostics: Iterable[Diagnostic],
-    sources: dict[str, bytes | None],
-    *,
-    report_unused: bool,
-    enabled_codes: frozenset[str],
-    main_file: str,
-    used_by: Iterable[Diagnostic] = (),
-) -> tuple[list[Diagnostic], int]:
-    """Drop suppressed diagnostics; add unused-suppression reports when asked.
-
-    ``sources`` maps a diagnostic's ``file`` to its bytes (None: unreadable, nothing
-    suppressed there). Unused suppressions are only reported for ``main_file``;
-    ``used_by`` are diagnostics in ``main_file`` that other files of the run reported
-    (code in a header analysed from the files that include it): a suppression they
-    hit is used. Returns the kept diagnostics and how many were suppressed.
-    """
+def split_suppressed(
+    diagnostics: Iterable[Diagnostic], sources: Mapping[str, bytes | None]
+) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """The diagnostics that no suppression comment covers, and those one covers, each in
+    the order given. ``sources`` maps a diagnostic's ``file`` to its bytes (None or
+    missing: unreadable, nothing suppressed there)."""
     by_file: dict[str, list[Suppression]] = {}
-
-    def suppressions_of(file: str) -> list[Suppression]:
-        if file not in by_file:
-            source = sources.get(file)
-            by_file[file] = find_suppressions(source) if source else []
-        return by_file[file]
-
     kept: list[Diagnostic] = []
-    suppressed = 0
+    dropped: list[Diagnostic] = []
     for d in diagnostics:
-        hit = _suppressor(suppressions_of(d.file), d)
-        if hit is None:
-            kept.append(d)
-        else:
+        if d.file not in by_file:
+            source = sources.get(d.file)
+            by_file[d.file] = find_suppressions(source) if source else []
+        (kept if _suppressor(by_file[d.file], d) is None else dropped).append(d)
+    return kept, dropped
+
+
+def unused_suppressions(
+    file: str, suppressions: Sequence[Suppression], hits: Iterable[Diagnostic],
+    enabled_codes: frozenset[str],
+) -> list[Diagnostic]:
+    """``CL100`` for each of ``file``'s ``suppressions`` (or of its selectors) that
+    suppresses none of ``hits`` (diagnostics in ``file``; ``suppressions`` themselves
+    are not changed)."""
+    fresh = [replace(s, used=set()) for s in suppressions]
+    for d in hits:
+        hit = _suppressor(fresh, d)
+        if hit is not None:
             hit[0].used.add(hit[1])
-            suppressed += 1
-    if report_unused:
-        for d in used_by:
-            hit = _suppressor(suppressions_of(main_file), d)
-            if hit is not None:
-                hit[0].used.add(hit[1])
-        kept.extend(_unused(main_file, suppressions_of(main_file), enabled_codes))
-    return kept, suppressed
+    return _unused(file, fresh, enabled_codes)
 
 
 def _unused(
@@ -328,9 +319,18 @@ def add_ignore_edits(source: bytes, file: str, codes_by_line: dict[int, set[str]
 
 
 def apply_edits(source: bytes, edits: Sequence[Edit]) -> bytes:
-    """``source`` with single-line ``edits`` applied (they must not overlap)."""
-    lines = [list(pair) for pair in split_lines(source)]
-    for e in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
-        body = lines[e.line - 1][0]
-        lines[e.line - 1][0] = body[: e.column - 1] + e.content.encode() + body[e.end_column - 1:]
-    return b"".join(text + eol for text, eol in lines)
+    """``source`` with single-line ``edits`` applied (they must not overlap), their
+    positions in clang's lines (:func:`split_lines`); :func:`cudalint.edits.splice`
+    applies them."""
+    starts: list[int] = []
+    offset = 0
+    lines = split_lines(source)
+    for text, eol in lines:
+        starts.append(offset)
+        offset += len(text) + len(eol)
+
+    def at(line: int, column: int) -> int:
+        return starts[line - 1] + min(max(column - 1, 0), len(lines[line - 1][0]))
+
+    return splice(source, ((at(e.line, e.column), at(e.line, e.end_column),
+                            e.content.encode()) for e in edits))

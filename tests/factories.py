@@ -1,12 +1,13 @@
 """Hand-built IR and model results for the CLI, rule and output tests.
 
 These tests must not depend on the real frontend and model: ``install_fake_pipeline``
-replaces ``cudalint.api.parse_file`` / ``cudalint.api.analyze`` with lookups in the
+replaces ``cudalint.checker.parse_file`` / ``cudalint.checker.analyze`` with lookups in the
 tables below, keyed by the file's base name.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
@@ -15,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-import cudalint.api
+import cudalint.checker
+import cudalint.frontend
+import cudalint.model.proof
 from cudalint.frontend import FrontendError
 from cudalint.ir import (
     THREAD_IDX,
@@ -201,6 +204,7 @@ def strided_unit(file: str = "strided.cu") -> tuple[TranslationUnit, list[Access
             wavefronts=32,
             ideal_wavefronts=1,
             reason="when stride % 16 == 0",
+            reason_kind="condition",
             block_dim=None,
             block_dim_source="assumed",
             conflict=BankConflict(bank=0, words=(0, 2), lanes=((0, 16), (1, 17))),
@@ -329,8 +333,16 @@ def install_fake_pipeline(monkeypatch: pytest.MonkeyPatch) -> FakePipeline:
     fake = FakePipeline()
     # the serial run analyses in a forked child, where what the fake records is lost
     monkeypatch.setenv("CUDALINT_IN_PROCESS", "1")
-    monkeypatch.setattr(cudalint.api, "parse_file", fake.parse_file)
-    monkeypatch.setattr(cudalint.api, "analyze", fake.analyze)
+    # The fix planner binds the prover at its import: imported first under the fake, it
+    # would keep the fake for the rest of the session (no fix for any later real file).
+    for module in ("cudalint.fixes.packing", "cudalint.fixes.recheck"):
+        importlib.import_module(module)
+    # where the per-file pipeline (cudalint.checker) finds them, whether it imports
+    # them at its own import or on first use
+    monkeypatch.setattr(cudalint.frontend, "parse_file", fake.parse_file)
+    monkeypatch.setattr(cudalint.model.proof, "analyze", fake.analyze)
+    monkeypatch.setattr(cudalint.checker, "parse_file", fake.parse_file, raising=False)
+    monkeypatch.setattr(cudalint.checker, "analyze", fake.analyze, raising=False)
     return fake
 
 

@@ -172,16 +172,16 @@ def test_unreadable_file_exits_2(fake: FakePipeline, capsys: pytest.CaptureFixtu
 def test_unreadable_file_by_error_exits_2(
     fake: FakePipeline, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cudalint.api
+    import cudalint.checker
 
-    real_read = cudalint.api._read
+    real_read = cudalint.checker._read
 
     def read(path: str) -> bytes:
         if path == "clean.cu":
             raise PermissionError(13, "Permission denied", path)
         return real_read(path)
 
-    monkeypatch.setattr(cudalint.api, "_read", read)
+    monkeypatch.setattr(cudalint.checker, "_read", read)
     code, out, err = run(capsys, "clean.cu", "transpose.cu")
     assert code == 2
     assert err == "cudalint: error: clean.cu: cannot read file: Permission denied\n"
@@ -192,7 +192,7 @@ def test_unreadable_file_by_error_exits_2(
 def test_unlistable_directory_exits_2(
     fake: FakePipeline, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cudalint.api
+    import cudalint.discovery
 
     Path("src").mkdir()
     real_walk = os.walk
@@ -201,7 +201,7 @@ def test_unlistable_directory_exits_2(
         onerror(PermissionError(13, "Permission denied", os.path.join(top, "locked")))
         return real_walk(top)
 
-    monkeypatch.setattr(cudalint.api.os, "walk", walk)
+    monkeypatch.setattr(cudalint.discovery.os, "walk", walk)
     code, _, err = run(capsys, "src", "clean.cu")
     assert code == 2
     assert "src/locked: cannot read directory: Permission denied" in err
@@ -236,16 +236,16 @@ def test_internal_error_is_per_file_and_has_no_traceback(
 def test_unparsed_unit_is_an_error(
     fake: FakePipeline, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cudalint import api
+    import cudalint.frontend
+    from cudalint import checker
     from cudalint.ir import Note, TranslationUnit
 
-    monkeypatch.setattr(
-        api,
-        "parse_file",
-        lambda path, options, contents=None: TranslationUnit(
-            file=path, parsed=False, notes=(Note("error", "clang crashed"),)
-        ),
-    )
+    def unparsed(path: str, options: object, contents: object = None) -> TranslationUnit:
+        return TranslationUnit(file=path, parsed=False, notes=(Note("error", "clang crashed"),))
+
+    # where the per-file pipeline finds it (imported at its import or on first use)
+    monkeypatch.setattr(cudalint.frontend, "parse_file", unparsed)
+    monkeypatch.setattr(checker, "parse_file", unparsed, raising=False)
     code, _, err = run(capsys, "clean.cu")
     assert code == 2
     assert "clean.cu: clang crashed" in err

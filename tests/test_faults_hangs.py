@@ -475,7 +475,9 @@ def test_the_serial_run_analyses_in_a_forked_worker_that_shares_the_shim(
     define = f"CUDALINT_TEST_FORK={int(recycle)}"
     options = Options(defines=(define,))  # a shim of its own
     pids = tmp_path / "pids"
-    real = api._run_task
+    import cudalint.manager as manager
+
+    real = manager._run_task
 
     def spy(task: api.FileTask) -> api.FileReport:
         with open(pids, "a") as f:
@@ -489,7 +491,7 @@ def test_the_serial_run_analyses_in_a_forked_worker_that_shares_the_shim(
         return real(task)
 
     tasks = [api.FileTask(str(tmp_path / f"{n}.cu"), options) for n in ("a", "b")]
-    monkeypatch.setattr(api, "_run_task", spy)
+    monkeypatch.setattr(manager, "_run_task", spy)
     reports = api.run_tasks(tasks, jobs=1)
     assert [r.error for r in reports] == [None, None]
     assert all(len(r.diagnostics) == 1 for r in reports)

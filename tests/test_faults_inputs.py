@@ -261,13 +261,17 @@ def test_j_falls_back_to_serial_when_the_pool_cannot_start(
 
 
 def test_run_tasks_reports_the_fallback_once(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cudalint import api
+    import concurrent.futures
+
+    from cudalint import api, manager
     from cudalint.options import Options
 
     def broken(*args: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(api, "ProcessPoolExecutor", broken)
+    # where cudalint.manager finds it (imported at its import or on first use)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", broken)
+    monkeypatch.setattr(manager, "ProcessPoolExecutor", broken, raising=False)
     tasks = [api.FileTask(name, Options()) for name in ("k.cu", "k.cu", "missing.cu")]
     notes: list[str] = []
     reports = api.run_tasks(tasks, jobs=3, note=notes.append)

@@ -32,6 +32,7 @@ from cudalint.ir import (
     Expr,
     IntType,
     Opaque,
+    OpaqueKind,
     Select,
     SharedArray,
     Span,
@@ -215,7 +216,7 @@ LEAVES = st.one_of(
         ),
         st.sampled_from(TYPES),
     ),
-    st.builds(lambda: Opaque("value loaded from 'idx'", (), INT)),
+    st.builds(lambda: Opaque(OpaqueKind.LOAD, "value loaded from 'idx'", (), INT)),
 )
 BINARY = [
     "+",
@@ -247,7 +248,7 @@ def _extend(children: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         st.builds(Unary, st.sampled_from(["-", "~", "!", "+"]), children, st.sampled_from(TYPES)),
         st.builds(Cast, children, st.sampled_from(TYPES)),
         st.builds(Select, children, children, children, st.sampled_from(TYPES)),
-        st.builds(lambda e: Opaque("call to 'f'", (e,), INT), children),
+        st.builds(lambda e: Opaque(OpaqueKind.CALL, "call to 'f'", (e,), INT), children),
     )
 
 

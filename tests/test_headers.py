@@ -108,12 +108,15 @@ def test_a_header_analysed_three_times_is_reported_once() -> None:
         for d in r.diagnostics
         if d.result is not None and d.result.has_conflict
     ]
-    # Line 20's conflict is only suppressed by the CLI; the library reports it.
+    # Line 20's conflict is suppressed by its comment, in the library as on the command
+    # line (one per-file pipeline: cudalint.checker).
     assert sorted(conflicts) == [
         ("transpose.cuh", 19),
-        ("transpose.cuh", 20),
         ("transpose.cuh", 25),
     ]
+    assert [
+        (os.path.basename(d.file), d.line) for r in reports for d in r.suppressed_diagnostics
+    ] == [("transpose.cuh", 20)]
 
 
 def test_a_helper_is_analysed_once_per_calling_kernel() -> None:
@@ -250,7 +253,7 @@ def test_directory_run_keeps_the_symbolic_record_of_a_partly_bound_parameter(
 def test_an_included_discovered_header_is_analysed_only_in_its_includer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import cudalint.api as api
+    import cudalint.manager as manager
 
     directory = HEADERS / "included_once"
     reports = {os.path.basename(r.path): r for r in check_paths([str(directory)], Options())}
@@ -273,7 +276,7 @@ def test_an_included_discovered_header_is_analysed_only_in_its_includer(
     ]
     # Analysed alone, the header lacks main.cu's TILE: a CL004 that the run no longer gives.
     assert not [d for r in reports.values() for d in r.diagnostics if d.code == "CL004"]
-    monkeypatch.setattr(api, "included_elsewhere", lambda reports: {})
+    monkeypatch.setattr(manager, "included_elsewhere", lambda reports: {})
     alone = check_paths([str(directory)], Options())
     assert [d.message for r in alone for d in r.diagnostics if d.code == "CL004"]
     # Nothing is lost; analysed alone (no TILE) it only added a duplicate of line 18.

@@ -202,3 +202,95 @@ def test_row_warp_shape_keeps_known_x_multiple_of_32() -> None:
     assert row_warp_shape((32, 4, 2)) is None
     assert row_warp_shape((512, 4, None)) is None
     assert row_warp_shape((64, None, None), cap=32) is None
+
+
+# --- dim3 components path by path (_Flow) ---------------------------------------------------
+
+
+def test_dim3_members_follow_each_path(tmp_path: pathlib.Path) -> None:
+    src = (
+        KERNEL
+        + """
+void run(float *out, bool wide, unsigned n) {
+    dim3 b(16, 2);
+    if (wide) b.x = 32;
+    k<<<1, b>>>(out);
+}
+"""
+    )
+    assert shapes(parse(tmp_path, src)) == {(16, 2, 1), (32, 2, 1)}
+
+
+def test_dim3_whole_assignment_and_unknown_member(tmp_path: pathlib.Path) -> None:
+    src = (
+        KERNEL
+        + """
+void run(float *out, unsigned n) {
+    dim3 b;
+    b = dim3(8, 4);
+    b.z = 2;
+    k<<<1, b>>>(out);
+    b.x = n;
+    k<<<1, b>>>(out);
+}
+"""
+    )
+    tu = parse(tmp_path, src)
+    assert shapes(tu) == {(8, 4, 2), None}
+    # the second launch: x unknown, y and z known (no row-warp shape: x is not known)
+    assert {la.partial for la in tu.launches if la.block is None} == {None}
+
+
+def test_dim3_whose_address_escapes_is_unknown_after(tmp_path: pathlib.Path) -> None:
+    src = (
+        KERNEL
+        + """
+void fill(dim3 *d);
+void run(float *out) {
+    dim3 b(64);
+    k<<<1, b>>>(out);
+    fill(&b);
+    k<<<2, b>>>(out);
+}
+"""
+    )
+    assert shapes(parse(tmp_path, src)) == {(64, 1, 1), None}
+
+
+def test_dim3_in_a_loop_that_changes_it_is_unknown(tmp_path: pathlib.Path) -> None:
+    # Only the first iteration launches (64, 1, 1); later ones launch what the loop
+    # leaves, so no single shape is claimed (as for an integer: fixtures/host_flow.cu).
+    src = (
+        KERNEL
+        + """
+void run(float *out, unsigned n) {
+    dim3 b(64);
+    while (n > 1) {
+        k<<<1, b>>>(out);
+        b.x = n;
+        n /= 2;
+    }
+}
+"""
+    )
+    assert shapes(parse(tmp_path, src)) == {None}
+
+
+def test_dim3_from_a_value_a_switch_narrows(tmp_path: pathlib.Path) -> None:
+    # ``dim3 block(K); switch (K) { case 64: ... }`` (LeetCUDA's dispatch macros): the
+    # initializer is read at the launch, where the case has fixed K.
+    src = (
+        KERNEL
+        + """
+void run(float *out, int K) {
+    dim3 block(K);
+    dim3 two(K);
+    two.y = 2;
+    switch (K) {
+    case 64: k<<<1, block>>>(out); k<<<2, two>>>(out); break;
+    case 128: k<<<1, block>>>(out); break;
+    }
+}
+"""
+    )
+    assert shapes(parse(tmp_path, src)) == {(64, 1, 1), (64, 2, 1), (128, 1, 1)}

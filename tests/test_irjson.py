@@ -270,7 +270,7 @@ def test_every_kind_of_value_round_trips() -> None:
                 (),
                 "k",
                 16,
-                ir.Select(ir.Const(1), sym, ir.Opaque("load", (sym,))),
+                ir.Select(ir.Const(1), sym, ir.Opaque(ir.OpaqueKind.LOAD, "load", (sym,))),
             ),
         ),
         accesses=(
@@ -324,7 +324,7 @@ def test_writing_is_sorted_and_leaves_out_defaults() -> None:
     assert "guard" not in record and "volatile" not in record
     assert record["offset"] == {"_t": "Sym", "lane_dependent": True, "name": "threadIdx.x"}
     document = json.loads(text)
-    assert (document["format"], document["version"]) == ("cudalint-ir-unit", 1)
+    assert (document["format"], document["version"]) == ("cudalint-ir-unit", 2)
     assert irjson.document_schema(text) == irjson.schema_fingerprint()
 
 
@@ -337,7 +337,7 @@ def test_writing_something_else_is_an_error() -> None:
 
 
 def _unit_doc(unit: Any, **top: Any) -> str:
-    return json.dumps({"format": "cudalint-ir-unit", "version": 1, "unit": unit, **top})
+    return json.dumps({"format": "cudalint-ir-unit", "version": 2, "unit": unit, **top})
 
 
 _CONST = {"_t": "Const", "value": 1}
@@ -365,13 +365,13 @@ def _with_access(**changes: Any) -> str:
         (b"\xff\xfe", "not UTF-8"),
         ("[1, 2]", "expected a JSON object, got an array"),
         (
-            '{"format": "cudalint-ir-unit", "version": 2, "unit": null}',
-            "version 2 is not supported",
+            '{"format": "cudalint-ir-unit", "version": 1, "unit": null}',
+            "version 1 is not supported",
         ),
         ('{"format": "cudalint-ir-unit", "version": true, "unit": null}', "version True"),
         ('{"format": "something", "version": 1}', "not a cudalint-ir-unit document"),
-        ('{"format": "cudalint-ir-unit", "version": 1}', "without 'unit'"),
-        ('{"format": "cudalint-ir-unit", "version": 1, "unit": {}, "x": 1}', "unknown key 'x'"),
+        ('{"format": "cudalint-ir-unit", "version": 2}', "without 'unit'"),
+        ('{"format": "cudalint-ir-unit", "version": 2, "unit": {}, "x": 1}', "unknown key 'x'"),
         (_unit_doc([]), "unit: expected a TranslationUnit node, got an array"),
         (_unit_doc({"_t": "TranslationUnit"}), "lacks its field 'file'"),
         (_unit_doc({"_t": "TranslationUnit", "file": "k.cu", "colour": 1}), "no field 'colour'"),
@@ -475,7 +475,7 @@ def test_malformed_documents(text: str | bytes, message: str) -> None:
     ],
 )
 def test_malformed_run_documents(run: dict[str, Any], message: str) -> None:
-    text = json.dumps({"format": "cudalint-ir", "version": 1, "run": run})
+    text = json.dumps({"format": "cudalint-ir", "version": 2, "run": run})
     with pytest.raises(IRFormatError) as info:
         irjson.loads_run(text)
     assert message in str(info.value)

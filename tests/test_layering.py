@@ -33,12 +33,17 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("frontend", ("cudalint.frontend",)),
     ("model", ("cudalint.model",)),
-    ("fixes", ("cudalint.diagnostics", "cudalint.fixes")),
+    ("fixes", ("cudalint.diagnostics", "cudalint.edits", "cudalint.fixes")),
     ("rules", ("cudalint.rules", "cudalint.suppressions")),
     (
         "pipeline",
         (
             "cudalint.api",
+            "cudalint.checker",
+            "cudalint.manager",
+            "cudalint.runmerge",
+            "cudalint.linking",
+            "cudalint.result_cache",
             "cudalint.config",
             "cudalint.compdb",
             "cudalint.settings",

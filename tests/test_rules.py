@@ -169,7 +169,7 @@ def test_cl001_needs_a_conflict() -> None:
 
 
 def test_cl001_not_for_worst_case() -> None:
-    ctx = context(status="worst-case", reason="when n % 2 == 0")
+    ctx = context(status="worst-case", reason="when n % 2 == 0", reason_kind="condition")
     assert [d.code for d in run_rules(ctx)] == ["CL002"]
 
 

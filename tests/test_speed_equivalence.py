@@ -19,7 +19,20 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cudalint.ir import INT, LONG, UINT, Binary, Cast, Const, Expr, Opaque, Select, Sym, Unary
+from cudalint.ir import (
+    INT,
+    LONG,
+    UINT,
+    Binary,
+    Cast,
+    Const,
+    Expr,
+    Opaque,
+    OpaqueKind,
+    Select,
+    Sym,
+    Unary,
+)
 from cudalint.model import poly
 from cudalint.model.arch import parse_arch
 from cudalint.model.banks import NUM_BANKS, _phase_cost, _units, warp_cost
@@ -30,7 +43,7 @@ LANE = ("threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
 UNIFORM = ("blockIdx.x", "k", "n")
 SYMS = [Sym(n, UINT, n.startswith("threadIdx")) for n in LANE[:2]] + [Sym(n, INT) for n in UNIFORM]
 OPS = ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "==", "&&", "min"]
-OPAQUE = Opaque("a load", (Sym("k", INT),))
+OPAQUE = Opaque(OpaqueKind.LOAD, "a load", (Sym("k", INT),))
 
 
 def exprs() -> st.SearchStrategy[Expr]:

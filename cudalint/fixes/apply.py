@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from cudalint.api import FileReport, check_file
+from cudalint.checker import FileReport, check_file
 from cudalint.diagnostics import Applicability, Edit, Fix
+from cudalint.edits import splice
 from cudalint.fixes.source import offset_of
 from cudalint.fsutil import WriteError, write_file
 from cudalint.options import Options
@@ -89,13 +90,15 @@ def apply_fixes(source: bytes, fixes: Iterable[Fix]) -> tuple[bytes, int]:
         for (a, b), e in ranges:
             accepted[(a, b)] = e
         count += 1
-    out = source
-    for (a, b), e in sorted(accepted.items(), key=lambda kv: kv[0], reverse=True):
-        content = e.content.encode("utf-8")
-        if eol == b"\r\n":
-            content = content.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
-        out = out[:a] + content + out[b:]
-    return out, count
+    return splice(source, ((a, b, _content(e, eol)) for (a, b), e in accepted.items())), count
+
+
+def _content(e: Edit, eol: bytes) -> bytes:
+    """The edit's text with the file's line endings."""
+    content = e.content.encode("utf-8")
+    if eol == b"\r\n":
+        content = content.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    return content
 
 
 def _clang_errors(report: FileReport) -> int:
@@ -126,18 +129,29 @@ class FileFixes:
         )
 
 
-#: Applied to each re-analysis before its fixes are taken (suppressions, the baseline).
+#: Applied to each re-analysis before its fixes are taken (e.g. the baseline).
 ReportFilter = Callable[[FileReport], None]
+#: Analyses the fixed text of the file (its bytes, and the text of the headers the fixes
+#: edit by path): the per-file pipeline, suppression comments included.
+Recheck = Callable[[bytes, Mapping[str, bytes]], FileReport]
 
 
 def fix_report(report: FileReport, options: Options, *, unsafe: bool,
                selection: RuleSelection = DEFAULT_SELECTION,
-               refilter: ReportFilter | None = None) -> FileFixes:
+               refilter: ReportFilter | None = None,
+               recheck: Recheck | None = None) -> FileFixes:
     """The fixed text of one analyzed file, re-analyzed, round after round, in memory.
 
-    ``report`` is the analysis the user saw (after suppressions); ``refilter`` does the
-    same to each re-analysis, so that a suppressed diagnostic's fix is never applied.
+    ``report`` is the analysis the user saw (the per-file pipeline's, suppressions
+    applied); each round's text is analysed by ``recheck`` (default: the same pipeline,
+    :func:`cudalint.checker.check_file` with ``options`` and ``selection``), so that a
+    suppressed diagnostic's fix is never applied; ``refilter`` is applied after it.
     """
+    if recheck is None:
+        def recheck(text: bytes, headers: Mapping[str, bytes]) -> FileReport:
+            return check_file(report.path, options, contents=text, selection=selection,
+                              headers=headers)
+
     assert report.source is not None
     result = FileFixes(report.path, report.source, report.source)
     current = report
@@ -166,8 +180,7 @@ def fix_report(report: FileReport, options: Options, *, unsafe: bool,
             new_headers[file] = text
         if count == 0 or not changed:
             break
-        after = check_file(report.path, options, contents=new, selection=selection,
-                           headers=new_headers)
+        after = recheck(new, new_headers)
         if refilter is not None and after.error is None:
             refilter(after)
         if after.error is not None or _clang_errors(after) > errors_before:

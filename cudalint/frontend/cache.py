@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import hashlib
 import json
 import os
@@ -151,7 +152,8 @@ def _entry_path(root: str, name: str) -> str:
 
 
 # --- the IR as JSON: frozen dataclasses of cudalint.ir only, read back by their own
-# constructors (an entry can name no other class: reading one never runs other code) ---
+# constructors (an entry can name no other class: reading one never runs other code);
+# an enumeration of cudalint.ir (OpaqueKind) is its class's name and its member's value ---
 
 
 def _encode(value: object) -> Any:
@@ -159,6 +161,11 @@ def _encode(value: object) -> Any:
         return value
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
+    if isinstance(value, enum.Enum):  # ir.OpaqueKind: its class and value
+        enum_cls = type(value)
+        if getattr(ir, enum_cls.__name__, None) is not enum_cls:
+            raise TypeError(f"not an IR enumeration: {enum_cls.__name__}")
+        return {"e": enum_cls.__name__, "v": value.value}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         cls = type(value)
         if getattr(ir, cls.__name__, None) is not cls:
@@ -185,6 +192,12 @@ def _decode(value: Any) -> Any:
                 and cls.__module__ == ir.__name__):
             raise ValueError(f"not an IR class: {value['c']!r}")
         return cls(*(_decode(v) for v in value["v"]))
+    if "e" in value:
+        enum_cls = getattr(ir, value["e"], None)
+        if not (isinstance(enum_cls, type) and issubclass(enum_cls, enum.Enum)
+                and enum_cls.__module__ == ir.__name__):
+            raise ValueError(f"not an IR enumeration: {value['e']!r}")
+        return enum_cls(value["v"])
     if "s" in value:
         return frozenset(_decode(v) for v in value["s"])
     if "d" in value:
@@ -200,26 +213,28 @@ def load(root: str, name: str) -> TranslationUnit | None:
     try:
         with open(_entry_path(root, name), "rb") as f:
             doc = json.loads(f.read())
-        for path, digest in doc["headers"]:
-            if _file_sha(path) != digest:
-                return None
-        for path, mtime in doc["dirs"]:
-            if _mtime(path) != mtime:
-                return None
+        if not unchanged(doc["headers"], doc["dirs"]):
+            return None
         unit = _decode(doc["unit"])
         return unit if isinstance(unit, TranslationUnit) else None
     except Exception:  # unreadable, malformed, too deep: a miss, never a failure
         return None
 
 
-def store(root: str, name: str, unit: TranslationUnit, path: str, options: Options,
-          started_ns: int) -> None:
-    """Write the entry of ``unit``, parsed from ``started_ns`` (``time.time_ns()``) on;
-    silently nothing when it cannot be written or must not be cached: a header or a
-    recorded directory that changed since the parse started (the unit may hold the old
-    or the new text) is not recorded as the unit's."""
-    from cudalint.fsutil import WriteError, write_file
+def unchanged(headers: Sequence[Sequence[Any]], dirs: Sequence[Sequence[Any]]) -> bool:
+    """Whether every header still has its digest and every directory its modification
+    time, as :func:`dependencies` recorded them."""
+    return (all(_file_sha(path) == digest for path, digest in headers)
+            and all(_mtime(path) == mtime for path, mtime in dirs))
 
+
+def dependencies(unit: TranslationUnit, path: str, options: Options, started_ns: int
+                 ) -> tuple[list[list[str]], list[list[object]]] | None:
+    """What ``unit`` (of ``path``, parsed from ``started_ns`` on) depends on beyond its
+    own bytes and flags: each header it read with its digest, and each directory a new
+    header could appear in with its modification time; None when it must not be cached
+    (a header or directory changed since the parse started, a missing include that
+    cannot be located). Also used by :mod:`cudalint.result_cache`."""
     headers: list[list[str]] = []
     main_dir = os.path.dirname(os.path.abspath(path))
     search = [main_dir, *(os.path.abspath(d) for d in options.include_dirs)]
@@ -228,7 +243,7 @@ def store(root: str, name: str, unit: TranslationUnit, path: str, options: Optio
         m = _MISSING.search(note.message)
         if m is None:
             if _NOT_FOUND in note.message:
-                return  # a missing file this cannot name
+                return None  # a missing file this cannot name
             continue
         # Where the header could appear and be found next time: under the directory of
         # the file that includes it or any -I directory. Creating it there changes the
@@ -238,7 +253,7 @@ def store(root: str, name: str, unit: TranslationUnit, path: str, options: Optio
             roots.append(os.path.dirname(os.path.abspath(note.span.file)))
         missing = m.group("name")
         if os.path.isabs(missing):
-            return
+            return None
         parts = missing.split("/")[:-1]
         for base in roots:
             d = base
@@ -250,15 +265,30 @@ def store(root: str, name: str, unit: TranslationUnit, path: str, options: Optio
         mtime = _mtime(h)
         digest = _file_sha(h)
         if digest is None or mtime is None or mtime >= started_ns:
-            return
+            return None
         headers.append([h, digest])
         dirs[os.path.dirname(h)] = None
     stamped: list[list[object]] = []
     for d in dirs:
         mtime = _mtime(d)
         if mtime is not None and mtime >= started_ns:
-            return
+            return None
         stamped.append([d, mtime])
+    return headers, stamped
+
+
+def store(root: str, name: str, unit: TranslationUnit, path: str, options: Options,
+          started_ns: int) -> None:
+    """Write the entry of ``unit``, parsed from ``started_ns`` (``time.time_ns()``) on;
+    silently nothing when it cannot be written or must not be cached: a header or a
+    recorded directory that changed since the parse started (the unit may hold the old
+    or the new text) is not recorded as the unit's."""
+    from cudalint.fsutil import WriteError, write_file
+
+    deps = dependencies(unit, path, options, started_ns)
+    if deps is None:
+        return
+    headers, stamped = deps
     try:
         doc = {"headers": headers, "dirs": stamped, "unit": _encode(unit)}
         data = json.dumps(doc, separators=(",", ":")).encode()

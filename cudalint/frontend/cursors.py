@@ -13,7 +13,19 @@ from dataclasses import dataclass, field
 import clang.cindex as ci
 
 from cudalint.frontend.tree import UNSET, Node, build, cursor_key
-from cudalint.ir import INT, UINT, Const, Expr, IntType, Span, Sym
+from cudalint.ir import (
+    INT,
+    UINT,
+    BinaryOp,
+    BoundOp,
+    Const,
+    Expr,
+    InductionOp,
+    IntType,
+    Span,
+    Sym,
+    UnaryOp,
+)
 
 K = ci.CursorKind
 TK = ci.TypeKind
@@ -72,6 +84,7 @@ class N:
     GOTO = K.GOTO_STMT.value
     ASM = K.ASM_STMT.value
     MS_ASM = K.MS_ASM_STMT.value
+    NULL_STMT = K.NULL_STMT.value
 
 # --- roles of an access site ---------------------------------------------------------------
 
@@ -101,11 +114,69 @@ THREAD_SYMS: tuple[Expr, ...] = tuple(
     Sym(f"threadIdx.{c}", UINT, lane_dependent=True) for c in "xyz"
 )
 
-BINARY_OPS = frozenset(
-    ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
-     "<", "<=", ">", ">=", "==", "!=", "&&", "||"]
-)
+# --- operator spellings, read once: the IR's typed operators by C's spelling ---------------
+
+#: C's binary operators that the IR models, by spelling (not ``,``, ``=``, ``->*``).
+BINARY_OPS: dict[str, BinaryOp] = {
+    "+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "<<": "<<", ">>": ">>", "&": "&",
+    "|": "|", "^": "^", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!=",
+    "&&": "&&", "||": "||",
+}
 COMPARISONS = frozenset(["<", "<=", ">", ">=", "==", "!="])
+#: The operation each compound assignment applies (``+=`` applies ``+``).
+COMPOUND_ASSIGN_OPS: dict[str, BinaryOp] = {
+    "+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>",
+    "&=": "&", "|=": "|", "^=": "^",
+}
+#: The unary operators the IR models, by spelling.
+UNARY_OPS: dict[str, UnaryOp] = {"-": "-", "+": "+", "~": "~", "!": "!"}
+#: The operations a loop's step may apply to its variable (``Induction.op``).
+STEP_OPS: dict[str, InductionOp] = {
+    "+": "+", "-": "-", "*": "*", "/": "/", "<<": "<<", ">>": ">>",
+}
+#: The comparisons a loop's condition may bound its variable with (``Induction.cmp``):
+#: each as written (``i < n``) and with its operands swapped (``n > i``).
+BOUND_CMPS: dict[str, tuple[BoundOp, BoundOp]] = {
+    "<": ("<", ">"), "<=": ("<=", ">="), ">": (">", "<"), ">=": (">=", "<="),
+    "!=": ("!=", "!="),
+}
+
+
+@dataclass(frozen=True)
+class OperatorFunction:
+    """The name of an operator function (``operator+=``, an unresolved call in a
+    template body), read once."""
+
+    #: What follows ``operator``: ``+=``, ``++``, ``()``, ``[]``.
+    op: str
+    #: Whether it writes its first operand (``=``, a compound assignment, ``++``, ``--``).
+    writes: bool
+    #: The operation a write applies to the old value (``+`` for ``+=`` and ``++``);
+    #: None for ``=`` and for an operator that writes nothing.
+    applies: BinaryOp | None
+
+
+_OPERATOR_FUNCTIONS: dict[str, OperatorFunction | None] = {}
+
+
+def operator_function(name: str) -> OperatorFunction | None:
+    """``name`` as an operator function (``operator+=``); None for any other name."""
+    hit = _OPERATOR_FUNCTIONS.get(name, UNSET)
+    if hit is not UNSET:
+        return hit  # type: ignore[return-value]
+    got: OperatorFunction | None = None
+    if name.startswith("operator"):
+        op = name[len("operator"):].strip()
+        if op == "=":
+            got = OperatorFunction(op, True, None)
+        elif op in ("++", "--"):
+            got = OperatorFunction(op, True, "+" if op == "++" else "-")
+        else:
+            applies = COMPOUND_ASSIGN_OPS.get(op)
+            got = OperatorFunction(op, applies is not None, applies)
+    if len(_OPERATOR_FUNCTIONS) < 4096:
+        _OPERATOR_FUNCTIONS[name] = got
+    return got
 
 LOOPS = frozenset(
     k.value for k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.CXX_FOR_RANGE_STMT)
@@ -199,6 +270,18 @@ def int_type(t: ci.Type) -> IntType | None:
         result = None
     _int_type_cache[kind] = result
     return result
+
+
+def template_int_argument(spec: ci.Cursor, i: int, type_kind: int | None) -> int:
+    """The value of integral template argument ``i`` of ``spec`` for a parameter of the
+    canonical type kind ``type_kind``, as C++ reads it: libclang gives the sign-extended
+    bits, so ``true`` of a ``bool`` parameter reads -1, a large unsigned one negative."""
+    v = int(spec.get_template_argument_value(i))
+    if type_kind == TK.BOOL.value:
+        return int(v != 0)
+    if v < 0 and type_kind is not None and TK.from_id(type_kind) in UNSIGNED_KINDS:
+        return int(spec.get_template_argument_unsigned_value(i))
+    return v
 
 
 def node_int_type(n: Node) -> IntType | None:
@@ -306,6 +389,9 @@ class TemplateParam:
     #: A non-type parameter's default argument, where it is a constant (``int K = 2``,
     #: ``bool SW = true``).
     default: int | None = None
+    #: The canonical type kind of a non-type parameter (``bool``, ``unsigned``): how its
+    #: integral argument reads (:func:`template_int_argument`).
+    type_kind: int | None = None
 
 
 @dataclass

@@ -63,17 +63,21 @@ from cudalint.frontend.cursors import (
     ATOMICS,
     BINARY_OPS,
     BOOL_KIND,
+    BOUND_CMPS,
     BUILTIN_VARS,
     CASTS,
     COMPARISONS,
+    COMPOUND_ASSIGN_OPS,
     DEPENDENT_KINDS,
     LOAD,
     LOOPS,
     RMW,
     ROLE_KINDS,
+    STEP_OPS,
     STORE,
     THREAD_SYMS,
     TK,
+    UNARY_OPS,
     ArrayDecl,
     Env,
     Function,
@@ -86,6 +90,7 @@ from cudalint.frontend.cursors import (
     int_type,
     key_of,
     node_int_type,
+    operator_function,
     split_top_level,
     strip,
     type_size,
@@ -101,17 +106,22 @@ from cudalint.ir import (
     UINT,
     Access,
     Binary,
+    BinaryOp,
+    BoundOp,
     Cast,
     Const,
     Expr,
     Induction,
+    InductionOp,
     IntType,
     Note,
     Opaque,
+    OpaqueKind,
     Select,
     SharedArray,
     Sym,
     Unary,
+    UnaryOp,
     walk,
 )
 
@@ -266,6 +276,9 @@ class Ptr:
     unknown: str = ""
 
 
+#: ``static_assert`` (inside a body it is a declaration statement's child).
+_STATIC_ASSERT = K.STATIC_ASSERT.value
+
 Value = Union[Expr, Ptr]  # noqa: UP007 (a runtime alias: Expr is itself a Union)
 
 
@@ -299,13 +312,24 @@ class Exits:
 _TRUE = Const(1, INT)
 
 
-def _plus(a: Expr, b: Expr, op: str = "+") -> Expr:
+def _plus(a: Expr, b: Expr, op: BinaryOp = "+") -> Expr:
     """``a op b`` in LONG, dropping a zero operand."""
     if isinstance(b, Const) and b.value == 0:
         return a
     if op == "+" and isinstance(a, Const) and a.value == 0:
         return b
-    return fold(Binary(op, a, b, LONG))  # type: ignore[arg-type]
+    return fold(Binary(op, a, b, LONG))
+
+
+#: clang's unary operator kinds the IR models as :class:`Unary` (``!`` goes through
+#: ``truth``; ``++``/``--`` are writes).
+_UO_OPS: dict[int, UnaryOp] = {UO_MINUS: "-", UO_PLUS: "+", UO_NOT: "~"}
+#: CUDA's integer ``min``/``max`` functions as the IR's operators.
+_MIN_MAX: dict[str, BinaryOp] = {"min": "min", "umin": "min", "max": "max", "umax": "max"}
+
+#: A loop's induction as the frontend reads it from the header: (variable key, step
+#: operation, step node, comparison with the bound or None, bound node or None).
+_Ind = tuple[int, InductionOp, Node, BoundOp | None, Node | None]
 
 
 def _is_true(e: Expr | None) -> bool:
@@ -423,6 +447,15 @@ def overloaded_callee(c: Node) -> ci.Cursor | None:
 #: How an opaque value that clang itself left unresolved is described (issue 13, item 5).
 _UNRESOLVED = ("which clang could not resolve (a declaration it uses did not parse, "
                "or its type depends on a template parameter)")
+#: The clause of a value that depends on which way control flow went.
+_CONTROL_FLOW = "depends on control flow"
+
+
+def _about(kind: OpaqueKind, name: str, clause: str, inputs: tuple[Expr, ...] = (),
+           t: IntType = INT) -> Opaque:
+    """An opaque value whose reason is a clause about the variable ``name`` (``'pos' is
+    assigned in a loop``): the name and the clause are kept as fields too."""
+    return Opaque(kind, f"'{name}' {clause}", inputs, t, name, clause)
 
 
 def _quoted_text(text: str, limit: int = 60) -> str:
@@ -454,7 +487,7 @@ def is_callee_ref(ch: Node) -> bool:
         return False
     return ref._kind_id == _OVERLOADED_REF or (
         ref.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE)
-        and str(ref.spelling).startswith("operator"))
+        and operator_function(str(ref.spelling)) is not None)
 
 
 def overload_candidates(ref: ci.Cursor) -> list[ci.Cursor]:
@@ -500,7 +533,7 @@ def _subst(e: Expr, v: Sym, new: Expr) -> Expr:
     if isinstance(e, Select):
         return fold(Select(_subst(e.cond, v, new), _subst(e.then, v, new),
                            _subst(e.other, v, new), e.type))
-    return Opaque(e.reason, tuple(_subst(i, v, new) for i in e.inputs), e.type)
+    return replace(e, inputs=tuple(_subst(i, v, new) for i in e.inputs))
 
 
 def _coefficient(e: Expr, v: Sym, bits: int) -> int | None:
@@ -771,6 +804,7 @@ class Executor:
                 self.values[key_of(p.cursor)] = Sym(p.spelling, t)
             else:
                 self.values[key_of(p.cursor)] = Opaque(
+                    OpaqueKind.PARAMETER,
                     f"parameter '{p.spelling}' of device function '{fn.name}'", THREAD_SYMS, t
                 )
         self.stack.append(fn_key(fn))
@@ -838,7 +872,7 @@ class Executor:
                 dims.append(d)
                 dim_exprs.append(Const(d, LONG))
                 continue
-            e = self.expr(ext) if ext is not None else Opaque("unknown extent")
+            e = self.expr(ext) if ext is not None else Opaque(OpaqueKind.SIZE, "unknown extent")
             if isinstance(e, Const):
                 dims.append(e.value)
                 dim_exprs.append(Const(e.value, LONG))
@@ -1095,7 +1129,7 @@ class Executor:
                 return None
             if p is None or node_int_type(k) is None:
                 return None
-            return self.advance(p, self.expr(k), n.spelling)
+            return self.advance(p, self.expr(k), BINARY_OPS[n.spelling])
         if kind in CASTS:
             inner_nodes = n.expr_children()
             if not inner_nodes:
@@ -1107,7 +1141,8 @@ class Executor:
         if kind == N.CALL:
             if id(n) in self.call_ptrs:
                 return self.call_ptrs[id(n)]  # an inlined helper returning a pointer
-            if n.ckind in DEPENDENT_KINDS and call_name(n) in ("operator+", "operator-"):
+            oper = operator_function(call_name(n))
+            if n.ckind in DEPENDENT_KINDS and oper is not None and oper.op in ("+", "-"):
                 # In a template body ``s + i`` on an array of dependent size, or ``(T *)s
                 # + i``, is an unresolved operator call: the array decays, as it will
                 # when instantiated; a pointer advances by its pointee's size.
@@ -1118,8 +1153,8 @@ class Executor:
                     if arrays[0] and node_int_type(ops[1]) is not None:
                         p = self.ptr_value(ops[0])
                         return None if p is None else self.advance(
-                            p, self.expr(ops[1]), call_name(n)[-1])
-                    if arrays[1] and call_name(n) == "operator+" \
+                            p, self.expr(ops[1]), BINARY_OPS[oper.op])
+                    if arrays[1] and oper.op == "+" \
                             and node_int_type(ops[0]) is not None:
                         p = self.ptr_value(ops[1])
                         return None if p is None else self.advance(p, self.expr(ops[0]), "+")
@@ -1398,7 +1433,7 @@ class Executor:
         offset = self.loc_offset(loc)
         return Ptr(loc.array, loc.decl, offset, pointee, loc.unknown)
 
-    def advance(self, p: Ptr, k: Expr, op: str) -> Ptr:
+    def advance(self, p: Ptr, k: Expr, op: BinaryOp) -> Ptr:
         size = self.type_bytes(p.pointee) if p.pointee is not None else None
         unknown = p.unknown
         if size is None:
@@ -1414,7 +1449,8 @@ class Executor:
         _, dim_exprs, elem_bytes, unknown = self.array_record(loc.decl)
         n = len(loc.indices)
         if n > len(dim_exprs):
-            return Opaque("subscript beyond the array's dimensions", (), LONG)
+            return Opaque(OpaqueKind.UNSUPPORTED, "subscript beyond the array's dimensions",
+                          (), LONG)
         offset: Expr = Const(0, LONG)
         for k, ie in enumerate(loc.indices):
             offset = ie if k == 0 else fold(
@@ -1423,7 +1459,7 @@ class Executor:
         for d in dim_exprs[n:]:
             scale = fold(Binary("*", scale, d, LONG))
         if elem_bytes is None:
-            return Opaque(unknown, dedupe([offset]), LONG)
+            return Opaque(OpaqueKind.SIZE, unknown, dedupe([offset]), LONG)
         scale = fold(Binary("*", scale, Const(elem_bytes, LONG), LONG))
         if not (isinstance(scale, Const) and scale.value == 1):
             offset = fold(Binary("*", offset, scale, LONG))
@@ -1521,7 +1557,8 @@ class Executor:
                 o = offset if off == 0 else fold(Binary("+", offset, Const(off, LONG), LONG))
                 self.order += 1
                 self.accesses.append(Access(
-                    array=loc.array.key, kernel=self.root_fn.name, kind=kind,  # type: ignore[arg-type]
+                    array=loc.array.key, array_name=loc.array.name, kernel=self.root_fn.name,
+                    kind=kind,  # type: ignore[arg-type]
                     width=w, offset=o, span=span, text=text, guard=guard,
                     instantiation=self.root_env.label, unknown_reason=reason or None,
                     launch_params=tuple(sorted(self.root_env.params)),
@@ -1594,7 +1631,7 @@ class Executor:
                                   _or(exits.cont, e.cont))
             return exits
         if kind == N.GOTO:
-            return Exits(ret=Opaque("goto"))
+            return Exits(ret=Opaque(OpaqueKind.BRANCH, "goto"))
         if n.is_expr:
             return self.full(n)
         exits = Exits()
@@ -1689,17 +1726,34 @@ class Executor:
             if var is not None and (var.assigned or var.address_taken):
                 return None  # written after its declaration: the recorded value may be old
             return self.shared_addrs.get(k)
+        operands: list[Node] = []
+        op = ""
         if s.kind == N.BINARY and s.spelling in ("+", "-") and len(s.children) == 2:
-            lhs, rhs = s.children
-            p = self.shared_address(lhs)
-            other = rhs
-            if p is None and s.spelling == "+":
-                p, other = self.shared_address(rhs), lhs
-            if p is None or node_int_type(other) is None:
-                return None
-            step = self._long(self.expr(other))
-            return Ptr(p.array, p.decl, _plus(p.offset, step, s.spelling), p.pointee, p.unknown)
-        return None
+            operands, op = list(s.children), s.spelling
+        elif s.kind == N.CALL and overloaded_callee(s) is not None:
+            # In a template body an operand of dependent type leaves ``base + off`` an
+            # unresolved operator call (``base + (k * STAGE + swz<K>(m, j)) * 2``).
+            oper = operator_function(call_name(s))
+            args = arguments(s)
+            if oper is not None and oper.op in ("+", "-") and len(args) == 2:
+                operands, op = args, oper.op
+        if not operands:
+            return None
+        lhs, rhs = operands
+        p = self.shared_address(lhs)
+        other = rhs
+        if p is None and op == "+":
+            p, other = self.shared_address(rhs), lhs
+        if p is None:
+            return None
+        if node_int_type(other) is None and (other.type is None
+                                             or other.type.kind != TK.DEPENDENT):
+            return None
+        # A dependent offset is evaluated with the instantiation's arguments; what clang
+        # left unresolved in it stays opaque, with its reason.
+        step = self._long(self.expr(other))
+        return Ptr(p.array, p.decl, _plus(p.offset, step, BINARY_OPS[op]), p.pointee,
+                   p.unknown)
 
     @staticmethod
     def scalar(t: ci.Type | None) -> ci.Type | None:
@@ -1791,16 +1845,16 @@ class Executor:
             if x is None or y is None:
                 continue  # declared in one branch only: out of scope afterwards
             name = self.var_name(k)
-            reason = f"'{name}' depends on control flow"
             if isinstance(x, Ptr) and isinstance(y, Ptr):
                 if x.array.key == y.array.key:
                     out[k] = Ptr(x.array, x.decl,
-                                 Opaque(reason, dedupe([c, x.offset, y.offset]), LONG),
+                                 _about(OpaqueKind.BRANCH, name, _CONTROL_FLOW,
+                                        dedupe([c, x.offset, y.offset]), LONG),
                                  x.pointee, x.unknown or y.unknown)
                 continue
             if isinstance(x, Ptr) or isinstance(y, Ptr):
                 continue
-            out[k] = Opaque(reason, dedupe([c, x, y]), x.type)
+            out[k] = _about(OpaqueKind.BRANCH, name, _CONTROL_FLOW, dedupe([c, x, y]), x.type)
         return out
 
     def switch(self, n: Node) -> Exits:
@@ -1815,7 +1869,7 @@ class Executor:
         pre = dict(self.values)
         saved = self.guards
         self.new_region()
-        self.guards = (*saved, Opaque("inside a switch", dedupe([c])))
+        self.guards = (*saved, Opaque(OpaqueKind.BRANCH, "inside a switch", dedupe([c])))
         exits = Exits()
         for ch in n.children:
             if ch is not cond:
@@ -1825,10 +1879,13 @@ class Executor:
         self.values = pre
         for k in assigned:
             if k in pre:
-                self.values[k] = self._loop_opaque(k, pre[k], "depends on control flow", [c])
+                self.values[k] = self._loop_opaque(k, pre[k], _CONTROL_FLOW, [c],
+                                                   OpaqueKind.BRANCH)
         self.memo.clear()
-        return Exits(ret=exits.ret and Opaque("return inside a switch", dedupe([c])),
-                     cont=exits.cont and Opaque("continue inside a switch", dedupe([c])))
+        return Exits(
+            ret=exits.ret and Opaque(OpaqueKind.BRANCH, "return inside a switch", dedupe([c])),
+            cont=exits.cont and Opaque(OpaqueKind.BRANCH, "continue inside a switch",
+                                       dedupe([c])))
 
     # loops
 
@@ -1866,20 +1923,19 @@ class Executor:
             return n.children[0]
         if kind != N.CALL:
             return None
-        name = call_name(n)
-        if name.startswith("operator") and (
-                name.endswith(("=", "++", "--"))
-                and name not in ("operator==", "operator!=", "operator<=", "operator>=")):
-            return n.children[0]
-        return None
+        oper = operator_function(call_name(n))
+        return n.children[0] if oper is not None and oper.writes else None
 
-    def _loop_opaque(self, k: int, pre: Value, what: str, extra: list[Expr]) -> Value:
+    def _loop_opaque(self, k: int, pre: Value, what: str, extra: list[Expr],
+                     kind: OpaqueKind = OpaqueKind.LOOP) -> Value:
+        """The variable ``k`` (``pre`` before the loop or branch) as an opaque value of
+        ``kind`` whose reason is ``'NAME' what``."""
         name = self.var_name(k)
-        reason = f"'{name}' {what}"
         if isinstance(pre, Ptr):
-            return Ptr(pre.array, pre.decl, Opaque(reason, dedupe([pre.offset, *extra]), LONG),
+            return Ptr(pre.array, pre.decl,
+                       _about(kind, name, what, dedupe([pre.offset, *extra]), LONG),
                        pre.pointee, pre.unknown)
-        return Opaque(reason, dedupe([pre, *extra]), pre.type)
+        return _about(kind, name, what, dedupe([pre, *extra]), pre.type)
 
     def for_parts(self, n: Node) -> tuple[Node | None, Node | None, Node | None, Node] | None:
         """(init, cond, inc, body) of a ``for`` from the header's semicolons."""
@@ -1923,7 +1979,7 @@ class Executor:
 
     def induction(self, cond: Node | None, inc: Node | None, assigned: set[int],
                   body_assigned: set[int],
-                  ) -> tuple[int, str, Node, str | None, Node | None] | None:
+                  ) -> _Ind | None:
         """(var key, op, step node, cmp, bound node) of a recognised counter."""
         if inc is None:
             return None
@@ -1951,7 +2007,7 @@ class Executor:
                     return cand
             return None
         key: int | None = None
-        op: str | None = None
+        op: InductionOp | None = None
         step: Node | None = None
         if inc.kind == N.UNARY and len(inc.children) == 1:
             uo = unary_operator_kind(inc.cursor)
@@ -1962,36 +2018,37 @@ class Executor:
                 step = None
         elif inc.kind == N.COMPOUND_ASSIGN and len(inc.children) == 2:
             got = self.local(inc.children[0])
-            o = inc.spelling[:-1]
-            if got is not None and o in ("+", "-", "*", "/", "<<", ">>"):
+            applied = COMPOUND_ASSIGN_OPS.get(inc.spelling)
+            o = STEP_OPS.get(applied) if applied is not None else None
+            if got is not None and o is not None:
                 key, op, step = got[0], o, inc.children[1]
         elif inc.kind == N.BINARY and inc.spelling == "=" and len(inc.children) == 2:
             got = self.local(inc.children[0])
             rhs = strip(inc.children[1])
-            if got is not None and rhs.kind == N.BINARY and len(rhs.children) == 2 \
-                    and rhs.spelling in ("+", "-", "*", "/", "<<", ">>"):
+            o = STEP_OPS.get(rhs.spelling) if rhs.kind == N.BINARY else None
+            if got is not None and o is not None and len(rhs.children) == 2:
                 a = self.local(rhs.children[0])
                 b = self.local(rhs.children[1])
                 if a is not None and a[0] == got[0]:
-                    key, op, step = got[0], rhs.spelling, rhs.children[1]
-                elif b is not None and b[0] == got[0] and rhs.spelling in ("+", "*"):
-                    key, op, step = got[0], rhs.spelling, rhs.children[0]
+                    key, op, step = got[0], o, rhs.children[1]
+                elif b is not None and b[0] == got[0] and o in ("+", "*"):
+                    key, op, step = got[0], o, rhs.children[0]
         if key is None or op is None or key in body_assigned:
             return None
         if step is not None and _refs(step, set()) & assigned:
             return None
-        cmp: str | None = None
+        cmp: BoundOp | None = None
         bound: Node | None = None
         if cond is not None:
             c = strip(cond)
-            flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
-            if c.kind == N.BINARY and c.spelling in flip and len(c.children) == 2:
+            cmps = BOUND_CMPS.get(c.spelling) if c.kind == N.BINARY else None
+            if cmps is not None and len(c.children) == 2:
                 a = self.local(c.children[0])
                 b = self.local(c.children[1])
                 if a is not None and a[0] == key:
-                    cmp, bound = c.spelling, c.children[1]
+                    cmp, bound = cmps[0], c.children[1]
                 elif b is not None and b[0] == key:
-                    cmp, bound = flip[c.spelling], c.children[0]
+                    cmp, bound = cmps[1], c.children[0]
             if bound is not None and _refs(bound, set()) & assigned:
                 cmp, bound = None, None
         return key, op, step if step is not None else inc, cmp, bound
@@ -2062,13 +2119,13 @@ class Executor:
                 end = self.values.get(k)
                 if isinstance(v, Opaque) and isinstance(end, Expr) and lane_dependent(end) \
                         and not lane_dependent(v):
-                    entry[k] = Opaque(v.reason, dedupe([*v.inputs, *THREAD_SYMS]), v.type)
+                    entry[k] = replace(v, inputs=dedupe([*v.inputs, *THREAD_SYMS]))
                     changed = True
                 elif isinstance(v, Ptr) and isinstance(end, Ptr) and \
                         lane_dependent(end.offset) and not lane_dependent(v.offset):
                     assert isinstance(v.offset, Opaque)
-                    entry[k] = Ptr(v.array, v.decl, Opaque(
-                        v.offset.reason, dedupe([*v.offset.inputs, *THREAD_SYMS]), LONG),
+                    entry[k] = Ptr(v.array, v.decl, replace(
+                        v.offset, inputs=dedupe([*v.offset.inputs, *THREAD_SYMS]), type=LONG),
                         v.pointee, v.unknown)
                     changed = True
             if not changed or attempt == 1:
@@ -2091,7 +2148,7 @@ class Executor:
             if k in closed:
                 self.values[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", extra)
             elif isinstance(entry_v, Sym):
-                self.values[k] = Opaque(f"'{self.var_name(k)}' after its loop",
+                self.values[k] = _about(OpaqueKind.LOOP, self.var_name(k), "after its loop",
                                         dedupe([entry_v, *extra]), entry_v.type)
             elif isinstance(entry_v, Opaque | Ptr):
                 self.values[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", extra)
@@ -2101,7 +2158,8 @@ class Executor:
         self.memo.clear()
         self.new_region()
         if body_exits.ret is not None:
-            return Exits(ret=Opaque("return inside a loop", dedupe([body_exits.ret])))
+            return Exits(ret=Opaque(OpaqueKind.BRANCH, "return inside a loop",
+                                    dedupe([body_exits.ret])))
         return Exits()
 
     def mark_unrolled(self, n: Node, first: int, var: str) -> None:
@@ -2119,7 +2177,7 @@ class Executor:
             if a.region == self.region and a.unrolled_by is None:
                 self.accesses[i] = replace(a, unrolled_by=var, unroll_factor=factor)
 
-    def counter(self, ind: tuple[int, str, Node, str | None, Node | None], start: Value,
+    def counter(self, ind: _Ind, start: Value,
                 line: int) -> Value:
         key, op, step_node, cmp, bound_node = ind
         name = self.var_name(key)
@@ -2134,16 +2192,16 @@ class Executor:
                 step = fold(Cast(step, t)) if step.type != t else step
         bound = self.expr(bound_node) if bound_node is not None else None
         if lane_dependent(step):
-            return Opaque(f"'{name}' is a loop variable", dedupe([start, step]), t)
+            return _about(OpaqueKind.LOOP, name, "is a loop variable", dedupe([start, step]), t)
         if lane_dependent(start):
             if op not in ("+", "-"):
-                return Opaque(f"'{name}' is a loop variable", dedupe([start, step]), t)
+                return _about(OpaqueKind.LOOP, name, "is a loop variable",
+                              dedupe([start, step]), t)
             k = Sym(f"k@L{line}:{name}", t)  # the loop's iteration count (shown by name)
-            return fold(Binary(op, start, fold(Binary("*", k, step, t)), t))  # type: ignore[arg-type]
+            return fold(Binary(op, start, fold(Binary("*", k, step, t)), t))
         if bound is not None and lane_dependent(bound):
             cmp, bound = None, None
-        return Sym(name, t, induction=Induction(
-            start, op, step, cmp, bound))  # type: ignore[arg-type]
+        return Sym(name, t, induction=Induction(start, op, step, cmp, bound))
 
     def _iterate(self, kind: int, cond: Node | None, body: Node | None,
                  inc: Node | None) -> Exits:
@@ -2168,7 +2226,7 @@ class Executor:
 
     def carried(self, kind: int, cond: Node | None, body: Node | None, inc: Node | None,
                 pre: dict[int, Value], entry: dict[int, Value],
-                ind: tuple[int, str, Node, str | None, Node | None] | None, line: int,
+                ind: _Ind | None, line: int,
                 guards: tuple[Expr, ...]) -> set[int]:
         """Closed forms of the values a loop carries from one iteration to the next.
 
@@ -2435,22 +2493,21 @@ class Executor:
             if isinstance(x, Opaque):
                 if id(x) in before:
                     continue  # computed before the loop
-                r = x.reason
+                ok = x.kind
                 if id(x) in moving:
                     found.append((4, f"is updated from '{moving[id(x)]}', which also changes "
                                      "in the loop"))
-                elif r == f"'{name}' depends on control flow":
+                elif ok is OpaqueKind.BRANCH and x.name == name:
                     found.append((0, "is updated under a condition in its loop"))
-                elif r.startswith(f"'{name}' ") and ("loop" in r):
+                elif ok is OpaqueKind.LOOP and x.name == name:
                     found.append((1, "is updated in an inner loop"))
-                elif r.startswith("value loaded"):
-                    found.append((2, f"is updated in its loop from loaded data ({r})"))
-                elif r.endswith(" depends on control flow"):
-                    found.append((3, f"is updated from {r[:-len(' depends on control flow')]}"
-                                     ", which depends on control flow"))
-                elif not r.startswith(("size of a type", "literal that is not")):
+                elif ok is OpaqueKind.LOAD:
+                    found.append((2, f"is updated in its loop from loaded data ({x.reason})"))
+                elif ok is OpaqueKind.BRANCH and x.name is not None:
+                    found.append((3, f"is updated from '{x.name}', which {x.clause}"))
+                elif not ok.constant:
                     found.append((6, f"is updated in its loop from a value cudalint cannot "
-                                     f"follow ({r})"))
+                                     f"follow ({x.reason})"))
                 stack.extend(x.inputs)
             elif isinstance(x, Select):
                 if _mentions(x, v):
@@ -2469,7 +2526,7 @@ class Executor:
                 stack.extend((x.lhs, x.rhs))
         return min(found)[1] if found else None
 
-    def iteration(self, ind: tuple[int, str, Node, str | None, Node | None] | None,
+    def iteration(self, ind: _Ind | None,
                   counter: Expr | None, line: int, label: str, forms: list[_Closed],
                   ) -> tuple[Expr, bool]:
         """The loop's iteration number (0 first) for the closed forms of ``forms``.
@@ -2573,7 +2630,9 @@ class Executor:
         elif kind == N.COMPOUND_ASSIGN and len(children) == 2:
             self.scan(children[1], LOAD)
             self.scan(children[0], RMW)
-            self.queue_write(children[0], children[1], c.spelling[:-1])
+            applied = COMPOUND_ASSIGN_OPS.get(c.spelling)
+            if applied is not None:  # clang spells every compound assignment one of these
+                self.queue_write(children[0], children[1], applied)
             return
         elif kind == N.UNARY and len(children) == 1:
             uo = unary_operator_kind(c.cursor)
@@ -2598,8 +2657,8 @@ class Executor:
             for i in range(pending, len(self.pending)):  # writes in one arm only
                 k, v = self.pending[i]
                 if isinstance(v, Expr):
-                    self.pending[i] = (k, Opaque(f"'{self.var_name(k)}' depends on control flow",
-                                                 dedupe([cond, v]), v.type))
+                    self.pending[i] = (k, _about(OpaqueKind.BRANCH, self.var_name(k),
+                                                 _CONTROL_FLOW, dedupe([cond, v]), v.type))
             return
         elif kind == N.CALL:
             self.call_stmt(c, role)
@@ -2656,7 +2715,7 @@ class Executor:
         if kind == N.UNARY and len(c.children) == 1:
             self.scan(c.children[0], LOAD)
 
-    def dependent_write(self, c: Node, targets: list[Node], op: str | None) -> None:
+    def dependent_write(self, c: Node, targets: list[Node], op: BinaryOp | None) -> None:
         """An unresolved operator call in a template body (``i += 32`` on ``I i``) writes
         a local whose type the instantiation makes an integer: follow its value."""
         if overloaded_callee(c) is None or not targets:
@@ -2675,7 +2734,9 @@ class Executor:
         bound = self.env.types.get(spelled)
         return _INT_SPELLINGS.get(" ".join(bound[0].split())) if bound is not None else None
 
-    def queue_write(self, target: Node, rhs: Node | None, op: str | None) -> None:
+    def queue_write(self, target: Node, rhs: Node | None, op: BinaryOp | None) -> None:
+        """Queue the write of ``rhs`` (``op`` None) or of ``old op rhs`` (``op``; ``rhs``
+        None: ``old op 1``, an increment) to the local ``target``."""
         got = self.local(target)
         if got is None:
             return
@@ -2703,14 +2764,14 @@ class Executor:
             return
         old = self.expr(strip(target))
         if rhs is None:
-            self.pending.append((k, fold(Binary(op, old, Const(1, it), it))))  # type: ignore[arg-type]
+            self.pending.append((k, fold(Binary(op, old, Const(1, it), it))))
             return
         r = self.expr(rhs)
         shift = op in ("<<", ">>")
         ct = (it if it.bits >= 32 else INT) if shift else _usual(it, r.type)
         lhs = old if old.type == ct else fold(Cast(old, ct))
         rr = r if r.type == ct or op in ("<<", ">>") else fold(Cast(r, ct))
-        value = fold(Binary(op, lhs, rr, ct))  # type: ignore[arg-type]
+        value = fold(Binary(op, lhs, rr, ct))
         if value.type != it:
             value = fold(Cast(value, it))
         self.pending.append((k, value))
@@ -2798,23 +2859,22 @@ class Executor:
                     self.scan(a, LOAD)
             self.new_region()
             return
-        if name.startswith("operator") and children:
-            op = name[len("operator"):].strip()
+        oper = operator_function(name)
+        if oper is not None and children:
             targets = [ch for ch in children if ch.is_expr and not (
                 strip(ch).kind == N.DECL_REF and strip(ch).spelling == name)
                 and not is_callee_ref(ch)]
-            if op == "=" and len(targets) >= 2:
+            if oper.op == "=" and len(targets) >= 2:
                 for ch in targets[1:]:
                     self.scan(ch, LOAD)
                 self.scan(targets[0], STORE)
                 self.dependent_write(c, targets, None)
                 return
-            if (op in ("++", "--") or (op.endswith("=") and op not in ("==", "!=", "<=", ">=")
-                                        )) and targets:
+            if oper.applies is not None and targets:
                 for ch in targets[1:]:
                     self.scan(ch, LOAD)
                 self.scan(targets[0], RMW)
-                self.dependent_write(c, targets, op[:-1] if op.endswith("=") else op[0])
+                self.dependent_write(c, targets, oper.applies)
                 return
             for ch in children:
                 self.scan(ch, LOAD)
@@ -3012,8 +3072,9 @@ class Executor:
             got = self.local(ch)  # an output: the asm writes the local
             if got is not None:
                 it = self.itype(got[2].type)
-                self.set_value(got[0], None if it is None else Opaque(
-                    f"'{got[1].name}' is written by inline asm", THREAD_SYMS, it))
+                self.set_value(got[0], None if it is None else _about(
+                    OpaqueKind.VARIABLE, got[1].name, "is written by inline asm", THREAD_SYMS,
+                    it))
                 self.shared_addrs.pop(got[0], None)
         self.new_region()
 
@@ -3044,8 +3105,8 @@ class Executor:
                     self.w.span(n.extent),
                 ))
                 continue
-            if addr.group(3) is not None:
-                p = self.advance_bytes(p, int(addr.group(3), 0), addr.group(2))
+            if addr.group(3) is not None:  # [%1+8], [%1-8]
+                p = self.advance_bytes(p, int(addr.group(3), 0), BINARY_OPS[addr.group(2)])
             role, width, reason, guard = self.ptx_access(op, suffixes, instr, operands)
             if "::cluster" in suffixes:
                 reason = reason or (f"inline PTX '{name}' on '.shared::cluster' may address"
@@ -3111,7 +3172,7 @@ class Executor:
                 p.pointee), p.unknown)
         return self.shared_address(node)
 
-    def advance_bytes(self, p: Ptr, k: int, op: str) -> Ptr:
+    def advance_bytes(self, p: Ptr, k: int, op: BinaryOp) -> Ptr:
         return Ptr(p.array, p.decl, _plus(p.offset, Const(k, LONG), op), p.pointee, p.unknown)
 
     @staticmethod
@@ -3231,7 +3292,7 @@ class Executor:
         if len({repr(p.offset) for p in returned if p is not None}) == 1:
             return first
         return Ptr(first.array, first.decl, Opaque(
-            f"the pointer '{name}' returns depends on control flow", offsets, LONG),
+            OpaqueKind.BRANCH, f"the pointer '{name}' returns {_CONTROL_FLOW}", offsets, LONG),
             first.pointee, first.unknown)
 
     @staticmethod
@@ -3250,7 +3311,8 @@ class Executor:
         if hit is None:
             if self.expr_depth >= MAX_EXPR_DEPTH:
                 # Lane-dependent on purpose: what it hides might read threadIdx.
-                return Opaque(f"an expression nested more than {MAX_EXPR_DEPTH} levels deep",
+                return Opaque(OpaqueKind.UNSUPPORTED,
+                              f"an expression nested more than {MAX_EXPR_DEPTH} levels deep",
                               (Sym(THREAD_IDX[0], UINT),), node_int_type(c) or INT)
             self.expr_depth += 1
             try:
@@ -3260,20 +3322,24 @@ class Executor:
             self.memo[id(c)] = hit
         return hit
 
-    def _opaque(self, reason: str, c: Node, t: IntType | None = None) -> Opaque:
+    def _opaque(self, kind: OpaqueKind, reason: str, c: Node,
+                t: IntType | None = None) -> Opaque:
+        """An opaque value of ``kind`` whose inputs are the values of ``c``'s operands."""
         inputs = dedupe(self.expr(ch) for ch in c.expr_children())
-        return Opaque(reason, inputs, t or INT)
+        return Opaque(kind, reason, inputs, t or INT)
 
     def _expr(self, c: Node) -> Expr:
         kind = c.kind
         if kind in (N.INTEGER_LITERAL, N.CHARACTER_LITERAL, N.BOOL_LITERAL):
             v = evaluate_int(c.cursor)
             if v is None:
-                return Opaque("literal that is not an integer")
+                return Opaque(OpaqueKind.LITERAL, "literal that is not an integer")
             return Const(v, node_int_type(c) or INT)
         if kind == N.PAREN:
             children = c.expr_children()
-            return self.expr(children[0]) if len(children) == 1 else self._opaque("( )", c)
+            if len(children) == 1:
+                return self.expr(children[0])
+            return self._opaque(OpaqueKind.UNSUPPORTED, "( )", c)
         if kind == N.UNEXPOSED:
             children = c.children
             if len(children) == 1 and children[0].is_expr:
@@ -3283,9 +3349,9 @@ class Executor:
                 return Const(v, node_int_type(c) or INT)
             if not children and c.cursor.type.kind == ci.TypeKind.DEPENDENT:
                 # clang's recovery from an error, or a name a template leaves unresolved
-                return self._opaque(f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}",
-                                    c)
-            return self._opaque("unsupported expression", c)
+                return self._opaque(OpaqueKind.UNRESOLVED,
+                                    f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}", c)
+            return self._opaque(OpaqueKind.UNSUPPORTED, "unsupported expression", c)
         if kind == N.DECL_REF:
             return self.decl_ref(c)
         if kind == N.MEMBER_REF:
@@ -3295,26 +3361,26 @@ class Executor:
         if kind == N.COMPOUND_ASSIGN:
             children = c.expr_children()
             t = node_int_type(c)
-            if len(children) == 2 and t is not None:
-                op = c.spelling[:-1]
-                if op in BINARY_OPS:
-                    return Binary(op, self.expr(children[0]), self.expr(children[1]),  # type: ignore[arg-type]
-                                  t)
-            return self._opaque("assignment inside an index", c, t)
+            op = COMPOUND_ASSIGN_OPS.get(c.spelling)
+            if len(children) == 2 and t is not None and op is not None:
+                return Binary(op, self.expr(children[0]), self.expr(children[1]), t)
+            return self._opaque(OpaqueKind.UNSUPPORTED, "assignment inside an index", c, t)
         if kind == N.UNARY:
             return self.unary(c)
         if kind == N.CONDITIONAL:
             children = c.expr_children()
             t = node_int_type(c)
             if len(children) != 3 or t is None:
-                return self._opaque("conditional expression that is not an integer", c)
+                return self._opaque(OpaqueKind.UNSUPPORTED,
+                                    "conditional expression that is not an integer", c)
             return Select(self.truth(children[0]), self.expr(children[1]),
                           self.expr(children[2]), t)
         if kind in CASTS:
             children = c.expr_children()
             t = node_int_type(c)
             if not children or t is None:
-                return self._opaque("conversion to a type that is not an integer", c)
+                return self._opaque(OpaqueKind.UNSUPPORTED,
+                                    "conversion to a type that is not an integer", c)
             return self.convert(self.expr(children[-1]), children[-1], c.type)
         if kind == N.CALL:
             return self.call(c)
@@ -3325,8 +3391,8 @@ class Executor:
             for ch in c.children:
                 if ch.kind == N.TYPE_REF and ch.spelling in self.env.types:
                     return Const(self.env.types[ch.spelling][1], node_int_type(c) or LONG)
-            return Opaque("size of a type that depends on a template parameter", (),
-                          node_int_type(c) or LONG)
+            return Opaque(OpaqueKind.SIZE, "size of a type that depends on a template parameter",
+                          (), node_int_type(c) or LONG)
         if kind == N.ARRAY_SUBSCRIPT:
             children = c.children
             base = strip(children[0]) if children else c
@@ -3337,12 +3403,13 @@ class Executor:
                     break
             name = base.spelling or self.w.slice(base.extent) or "memory"
             inputs = dedupe(self.expr(ch) for ch in children[1:])
-            return Opaque(f"value loaded from '{name}'", inputs, node_int_type(c) or INT)
+            return Opaque(OpaqueKind.LOAD, f"value loaded from '{name}'", inputs,
+                          node_int_type(c) or INT)
         v = evaluate_int(c.cursor)
         if v is not None:
             return Const(v, node_int_type(c) or INT)
         kind_name = K.from_id(kind).name.lower()
-        return self._opaque(f"unsupported expression ({kind_name})", c,
+        return self._opaque(OpaqueKind.UNSUPPORTED, f"unsupported expression ({kind_name})", c,
                             node_int_type(c))
 
     def convert(self, e: Expr, source: Node, target: ci.Type) -> Expr:
@@ -3358,8 +3425,9 @@ class Executor:
             if src_kind in DEPENDENT_KINDS:
                 return e
             if isinstance(e, Opaque):
-                return Opaque(e.reason, e.inputs, t)
-            return Opaque("conversion of a value that is not an integer", dedupe([e]), t)
+                return replace(e, type=t)
+            return Opaque(OpaqueKind.UNSUPPORTED, "conversion of a value that is not an integer",
+                          dedupe([e]), t)
         if canonical_kind(target) == BOOL_KIND and src_kind != BOOL_KIND:
             return fold(Binary("!=", e, Const(0, e.type), e.type))
         if e.type == t:
@@ -3372,8 +3440,8 @@ class Executor:
         if node_int_type(c) is None and c.ckind not in DEPENDENT_KINDS \
                 and not isinstance(e, Opaque):
             if c.ckind == TK.POINTER.value:
-                return Opaque("condition on a pointer", dedupe([e]))
-            return Opaque("condition that is not an integer", dedupe([e]))
+                return Opaque(OpaqueKind.UNSUPPORTED, "condition on a pointer", dedupe([e]))
+            return Opaque(OpaqueKind.UNSUPPORTED, "condition that is not an integer", dedupe([e]))
         return e
 
     def binary(self, c: Node) -> Expr:
@@ -3383,51 +3451,54 @@ class Executor:
             return self.convert(self.expr(children[1]), children[1], c.type)
         if op == "," and len(children) == 2:
             return self.expr(children[1])
-        if len(children) != 2 or op not in BINARY_OPS:
-            return self._opaque(f"operator '{op}' inside an index", c)
+        bop = BINARY_OPS.get(op)
+        if len(children) != 2 or bop is None:
+            return self._opaque(OpaqueKind.UNSUPPORTED, f"operator '{op}' inside an index", c)
         lhs, rhs = self.expr(children[0]), self.expr(children[1])
         t = node_int_type(c)
         if t is None and c.ckind not in DEPENDENT_KINDS:
-            return Opaque("arithmetic that is not on integers", dedupe([lhs, rhs]))
-        if op in ("&&", "||"):
-            return Binary(op, lhs, rhs, INT)  # type: ignore[arg-type]
-        if op in COMPARISONS:
-            return Binary(op, lhs, rhs, lhs.type)  # type: ignore[arg-type]
-        return Binary(op, lhs, rhs, t or lhs.type)  # type: ignore[arg-type]
+            return Opaque(OpaqueKind.UNSUPPORTED, "arithmetic that is not on integers",
+                          dedupe([lhs, rhs]))
+        if bop in ("&&", "||"):
+            return Binary(bop, lhs, rhs, INT)
+        if bop in COMPARISONS:
+            return Binary(bop, lhs, rhs, lhs.type)
+        return Binary(bop, lhs, rhs, t or lhs.type)
 
     def unary(self, c: Node) -> Expr:
         children = c.expr_children()
         if len(children) != 1:
-            return self._opaque("unsupported unary operator", c)
+            return self._opaque(OpaqueKind.UNSUPPORTED, "unsupported unary operator", c)
         uo = unary_operator_kind(c.cursor)
         t = node_int_type(c) or INT
         if uo in (UO_MINUS, UO_PLUS, UO_NOT):
             if node_int_type(c) is None:
-                return self._opaque("arithmetic that is not on integers", c)
-            op = {UO_MINUS: "-", UO_PLUS: "+", UO_NOT: "~"}[uo]
-            return Unary(op, self.expr(children[0]), t)  # type: ignore[arg-type]
+                return self._opaque(OpaqueKind.UNSUPPORTED, "arithmetic that is not on integers",
+                                    c)
+            return Unary(_UO_OPS[uo], self.expr(children[0]), t)
         if uo == UO_LNOT:
             return Unary("!", self.truth(children[0]), INT)
         if uo == UO_DEREF:
-            return self._opaque("value loaded through a pointer", c, t)
+            return self._opaque(OpaqueKind.LOAD, "value loaded through a pointer", c, t)
         if uo in (UO_POST_INC, UO_POST_DEC):
             return self.expr(children[0])  # the value before the increment
         if uo in (UO_PRE_INC, UO_PRE_DEC):
-            op2 = "+" if uo == UO_PRE_INC else "-"
-            return Binary(op2, self.expr(children[0]), Const(1, t), t)  # type: ignore[arg-type]
-        return self._opaque("unsupported unary operator", c, t)
+            step: BinaryOp = "+" if uo == UO_PRE_INC else "-"
+            return Binary(step, self.expr(children[0]), Const(1, t), t)
+        return self._opaque(OpaqueKind.UNSUPPORTED, "unsupported unary operator", c, t)
 
     def call(self, c: Node) -> Expr:
         name = call_name(c)
         args = arguments(c)
         t = node_int_type(c)
-        if name.startswith("operator") and overloaded_callee(c) is not None:
-            value = self.dependent_operator(c, name[len("operator"):].strip(), args)
+        oper = operator_function(name)
+        if oper is not None and overloaded_callee(c) is not None:
+            value = self.dependent_operator(c, oper.op, args)
             if value is not None:
                 return value
-        if name in ("min", "max", "umin", "umax") and len(args) == 2 and t is not None:
-            op = name[-3:]
-            return Binary(op, self.expr(args[0]), self.expr(args[1]), t)  # type: ignore[arg-type]
+        minmax = _MIN_MAX.get(name)
+        if minmax is not None and len(args) == 2 and t is not None:
+            return Binary(minmax, self.expr(args[0]), self.expr(args[1]), t)
         if name in ("__mul24", "__umul24") and len(args) == 2 and t is not None:
             return Binary("*", self.expr(args[0]), self.expr(args[1]), t)
         cg = self.cooperative(c, name, t)
@@ -3456,66 +3527,77 @@ class Executor:
             owner = ref.semantic_parent
             if owner is not None and "(lambda at " in str(owner.type.spelling):
                 callee = c.children[0] if c.children else c
-                return Opaque(f"call to the lambda {_quoted_text(self.w.slice(callee.extent))}"
+                return Opaque(OpaqueKind.CALL,
+                              f"call to the lambda {_quoted_text(self.w.slice(callee.extent))}"
                               ", which cudalint does not follow", inputs, t or INT)
-        return Opaque(self.call_reason(c, name, inputs), inputs, t or INT)
+        kind, reason = self.call_reason(c, name, inputs)
+        return Opaque(kind, reason, inputs, t or INT)
 
-    def call_reason(self, c: Node, name: str, inputs: tuple[Expr, ...]) -> str:
+    def call_reason(self, c: Node, name: str,
+                    inputs: tuple[Expr, ...]) -> tuple[OpaqueKind, str]:
         """Why a call's value is opaque, in the words the user wrote: never ``call to ''``
         (calls through pointers, unresolved operators; issue 13, item 5)."""
-        if name and not name.startswith("operator"):
-            return f"call to '{name}'"
+        if name and operator_function(name) is None:
+            return OpaqueKind.CALL, f"call to '{name}'"
         for e in inputs:  # an operand clang could not resolve is the cause to name
-            if isinstance(e, Opaque) and e.reason.startswith("'") and _UNRESOLVED in e.reason:
-                return e.reason
+            if isinstance(e, Opaque) and e.kind is OpaqueKind.UNRESOLVED:
+                return OpaqueKind.UNRESOLVED, e.reason
         if name:  # an operator clang left unresolved
-            return f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}"
+            return OpaqueKind.UNRESOLVED, f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}"
         callee = c.children[0] if c.children else c
-        return f"call through {_quoted_text(self.w.slice(callee.extent))}"
+        return OpaqueKind.CALL, f"call through {_quoted_text(self.w.slice(callee.extent))}"
 
     def dependent_operator(self, c: Node, op: str, args: list[Node]) -> Expr | None:
         """``a OP b`` in a template body where an operand's type is a template parameter:
         clang leaves an unresolved operator call. The instantiation decides whether the
         operands are integers; when both are, it is the built-in operator."""
         vals = [self.expr(a) for a in args]
-        types = [node_int_type(a) or self.itype(a.type) for a in args]
+        # An operand of dependent type (an unresolved call such as ``swz<K>(i, j)``) has
+        # the type of the value the instantiation gives it.
+        types = [node_int_type(a) or self.itype(a.type)
+                 or (v.type if a.ckind in DEPENDENT_KINDS and not isinstance(v, Opaque)
+                     else None)
+                 for a, v in zip(args, vals, strict=True)]
         if any(t is None for t in types):
             return None
-        if len(args) == 2 and (op in BINARY_OPS or op == ","):
+        bop = BINARY_OPS.get(op)
+        if len(args) == 2 and (bop is not None or op == ","):
             lhs, rhs = vals
             lt, rt = types
             assert lt is not None and rt is not None
-            if op == ",":
+            if bop is None:  # ","
                 return rhs
-            if op in ("&&", "||"):
-                return Binary(op, lhs, rhs, INT)  # type: ignore[arg-type]
-            if op in ("<<", ">>"):
+            if bop in ("&&", "||"):
+                return Binary(bop, lhs, rhs, INT)
+            if bop in ("<<", ">>"):
                 ct = lt if lt.bits >= 32 else INT
                 lhs = lhs if lhs.type == ct else fold(Cast(lhs, ct))
-                return Binary(op, lhs, rhs, ct)  # type: ignore[arg-type]
+                return Binary(bop, lhs, rhs, ct)
             ct = _usual(lt, rt)
             lhs = lhs if lhs.type == ct else fold(Cast(lhs, ct))
             rhs = rhs if rhs.type == ct else fold(Cast(rhs, ct))
-            return Binary(op, lhs, rhs, ct)  # type: ignore[arg-type]
-        if len(args) == 1 and op in ("-", "+", "~", "!"):
+            return Binary(bop, lhs, rhs, ct)
+        uop = UNARY_OPS.get(op)
+        if len(args) == 1 and uop is not None:
             t0 = types[0]
             assert t0 is not None
-            if op == "!":
+            if uop == "!":
                 return Unary("!", vals[0], INT)
             ct = t0 if t0.bits >= 32 else INT
             v = vals[0] if vals[0].type == ct else fold(Cast(vals[0], ct))
-            return Unary(op, v, ct)  # type: ignore[arg-type]
+            return Unary(uop, v, ct)
         return None
 
     def returned_value(self, c: Node, target: Function, args: list[Node]) -> Expr | None:
-        """The value of ``return EXPR;`` when that is the whole body of ``target``."""
+        """The value ``target`` returns when its body is one ``return EXPR;`` reached
+        through ``static_assert``s and ``if``/``if constexpr`` statements whose conditions
+        are constants of the call (``if constexpr (kStep == 8) return a; else return b;``,
+        the swizzle helpers of GEMM kernels)."""
         if target.body is None or self.depth >= _MAX_DEPTH or fn_key(target) in self.stack:
             return None
-        stmts = target.body.children
-        if len(stmts) != 1 or stmts[0].kind != N.RETURN:
-            return None
-        ret = stmts[0].expr_children()
-        if len(ret) != 1 or node_int_type(ret[0]) is None:
+        result = target.node.cursor.result_type
+        if int_type(result) is None and self.itype(result) is None \
+                and result.kind not in (TK.AUTO, TK.DEPENDENT, TK.UNEXPOSED):
             return None
         bound: dict[int, Value] = {}
         for p, a in zip(self.params(target), args, strict=False):
@@ -3527,11 +3609,48 @@ class Executor:
         self.stack.append(fn_key(target))
         self.depth += 1
         try:
-            return self.convert(self.expr(ret[0]), ret[0], c.type)
+            ret = self._returned_expr(target.body.children)
+            if not isinstance(ret, Node):
+                return None
+            if node_int_type(ret) is None and ret.ckind not in DEPENDENT_KINDS:
+                return None
+            value = self.expr(ret)
+            into = c.type if node_int_type(c) is not None else result
+            return self.convert(value, ret, into) if self.itype(into) is not None else value
         finally:
             self.depth -= 1
             self.stack.pop()
             self.fn, self.env, self.values, self.memo = saved
+
+    def _returned_expr(self, stmts: list[Node]) -> Node | bool:
+        """The expression the first ``return`` reached in ``stmts`` returns; True when
+        they end without returning, False when a statement is one this does not follow
+        (anything with an effect, or an ``if`` whose condition is not a constant)."""
+        for st in stmts:
+            if st.kind == N.RETURN:
+                ret = st.expr_children()
+                return ret[0] if len(ret) == 1 else False
+            if st.kind == N.DECL_STMT and all(
+                    d.kind == _STATIC_ASSERT for d in st.children):
+                continue
+            if st.kind == N.NULL_STMT:
+                continue
+            if st.kind == N.COMPOUND_STMT:
+                got = self._returned_expr(st.children)
+            elif st.kind == N.IF:
+                parts = [ch for ch in st.children if ch.kind != N.DECL_STMT]
+                if len(parts) not in (2, 3) or not parts[0].is_expr:
+                    return False
+                cond = fold(self.truth(parts[0]))
+                if not isinstance(cond, Const):
+                    return False
+                branch = parts[1] if cond.value else (parts[2] if len(parts) == 3 else None)
+                got = True if branch is None else self._returned_expr([branch])
+            else:
+                return False
+            if got is not True:
+                return got
+        return True
 
     def cooperative(self, c: Node, name: str, t: IntType | None) -> Expr | None:
         """Cooperative-groups queries: ``thread_rank()`` and friends of a block or tile."""
@@ -3632,14 +3751,14 @@ class Executor:
             # A member of the object a member function runs on (``base + i`` in
             # ``h.at(i)``): the object is not followed, and each thread may hold its own.
             inputs = dedupe([*inputs, *THREAD_SYMS])
-        return Opaque(f"value loaded from '{what}'", inputs, t)
+        return Opaque(OpaqueKind.LOAD, f"value loaded from '{what}'", inputs, t)
 
     def decl_ref(self, c: Node) -> Expr:
         ref = c.referenced
         name = c.spelling
         t = node_int_type(c)
         if ref is None:
-            return Opaque(f"unresolved name '{name}'", (), t or INT)
+            return Opaque(OpaqueKind.NAME, f"unresolved name '{name}'", (), t or INT)
         rk = ref.kind
         if rk == K.ENUM_CONSTANT_DECL:
             return Const(int(ref.enum_value), t or INT)
@@ -3652,7 +3771,7 @@ class Executor:
             v = evaluate_int(c.cursor)
             if v is not None:
                 return Const(v, t or INT)
-            return Opaque(f"'{name}' is not a variable", (), t or INT)
+            return _about(OpaqueKind.NAME, name, "is not a variable", (), t or INT)
         k = key_of(ref)
         var = self.fn.vars.get(k) if self.fn is not None else None
         if var is None:
@@ -3662,18 +3781,22 @@ class Executor:
             v = evaluate_int(c.cursor)
             if v is not None:
                 return Const(v, t or INT)
-            return Opaque(f"value loaded from '{name}'", (), t or INT)
+            return Opaque(OpaqueKind.LOAD, f"value loaded from '{name}'", (), t or INT)
         if t is None and c.ckind not in DEPENDENT_KINDS:
-            return Opaque(f"'{name}' is not an integer", (), INT)
+            # A kernel's parameter is the same in every lane; any other value that is not
+            # an integer (``float f = threadIdx.x * 32.0f``) may differ between lanes.
+            if rk == K.PARM_DECL and self.fn is not None and self.fn.is_kernel:
+                return _about(OpaqueKind.NOT_INTEGER, name, "is not an integer")
+            return _about(OpaqueKind.VARIABLE, name, "is not an integer")
         if var.address_taken:
             cur = self.values.get(k)
-            return Opaque(f"the address of '{name}' is taken",
+            return Opaque(OpaqueKind.VARIABLE, f"the address of '{name}' is taken",
                           dedupe([cur]) if isinstance(cur, Expr) else (), t or INT)
         cur = self.values.get(k)
         if isinstance(cur, Expr):
             return cur
         if isinstance(cur, Ptr):
-            return Opaque(f"'{name}' is a pointer", (), t or INT)
+            return _about(OpaqueKind.NOT_INTEGER, name, "is a pointer", (), t or INT)
         # Not reached by the walk (host code asking about launch arguments, a goto):
         # a variable that is never modified holds its initializer.
         if ref.type.is_const_qualified() or not var.modified:
@@ -3683,12 +3806,12 @@ class Executor:
         if var.is_param and self.fn is not None and self.fn.is_kernel and not var.modified:
             return Sym(name, t or INT)
         if var.modified or var.init is None:
-            return Opaque(f"'{name}' has no known value here", (), t or INT)
+            return _about(OpaqueKind.VARIABLE, name, "has no known value here", (), t or INT)
         hit = self.lazy_cache.get(k)
         if hit is not None:
             return hit
         if k in self.in_progress:
-            return Opaque(f"'{name}' depends on itself", (), t or INT)
+            return _about(OpaqueKind.VARIABLE, name, "depends on itself", (), t or INT)
         self.in_progress.add(k)
         try:
             e = self.convert(self.expr(var.init), var.init, ref.type)

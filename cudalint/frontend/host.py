@@ -11,6 +11,12 @@ A launch site is evaluated in every *context* its function runs in:
   depends on them: ``for (int bs : sizes)``, ``for (int i = 0; i < n; i++) ... sizes[i]``
   with ``n`` constant, ``for (int bs = 32; bs <= 1024; bs *= 2)``.
 
+Before the site, each path through the host function's statements is followed (``_Flow``):
+integer locals, and each component of a ``dim3`` local declared there (``dim3 b(16, 2);
+if (wide) b.x = 32;`` launches (16, 2, 1) and (32, 2, 1)). A kernel this file only declares
+(defined in another file of its folder) gets its launches recorded under its name for
+``cudalint.linking``.
+
 Each context gives a site at most one kernel and one block shape per kernel it may launch; a
 site run in several contexts gives a set of shapes, and the model reports the worst with its
 shape named. A function-pointer variable that only ever holds kernels of this file
@@ -55,6 +61,7 @@ from cudalint.frontend.consteval import (
     unary_operator_kind,
 )
 from cudalint.frontend.cursors import (
+    COMPOUND_ASSIGN_OPS,
     EXPLICIT_INSTANTIATION,
     TK,
     Env,
@@ -70,7 +77,7 @@ from cudalint.frontend.cursors import (
 )
 from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor
 from cudalint.frontend.tree import Node, build
-from cudalint.ir import INT, LONG, Access, Const, Expr, Launch, Opaque, Sym
+from cudalint.ir import INT, LONG, UINT, Access, Const, Expr, Launch, Opaque, OpaqueKind, Sym
 from cudalint.model.arch import MAX_BLOCK_Z as MAX_Z
 from cudalint.model.arch import MAX_THREADS_PER_BLOCK as MAX_THREADS
 
@@ -149,6 +156,22 @@ def row_warp_shape(dims: Dims, cap: int = MAX_THREADS) -> Dims | None:
     return dims
 
 
+def _member_key(k: int, i: int) -> int:
+    """The key under which ``_Flow`` keeps component ``i`` (x, y, z) of the ``dim3``
+    local with key ``k`` (declaration keys are 32-bit hashes: these never collide)."""
+    return (1 << 40) + 4 * k + i
+
+
+def _with_members(keys: set[int]) -> set[int]:
+    return keys | {_member_key(k, i) for k in keys for i in range(3)}
+
+
+def _is_dim3(n: Node) -> bool:
+    t = n.cursor.type
+    return node_int_type(n) is None and t.get_canonical().spelling.replace(
+        "const ", "").replace("struct ", "").strip() == "dim3"
+
+
 @dataclass
 class _Context:
     """One way a function runs: template arguments and known parameter values."""
@@ -194,8 +217,8 @@ class _HostExecutor(Executor):
         if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL):
             k = key_of(ref)
             if k in self.unknown:
-                return Opaque(f"'{c.spelling}' has no known value here", (),
-                              node_int_type(c) or INT)
+                return Opaque(OpaqueKind.VARIABLE, f"'{c.spelling}' has no known value here",
+                              (), node_int_type(c) or INT, c.spelling, "has no known value here")
             cur = self.values.get(k)
             if k in self.flowed and isinstance(cur, Const):
                 return cur  # its value before its address escapes (``f(&x)`` later)
@@ -287,6 +310,19 @@ class _HostExecutor(Executor):
             if node_int_type(c) is not None:
                 return self._int_dims(c)
             var = self.fn.vars.get(k) if self.fn is not None else None
+            members = [_member_key(k, i) for i in range(3)]
+            if var is not None and all(m in self.flowed for m in members):
+                # what the statements before the site leave in it, path by path
+                # (``if (n < 512) b.x = n; else b.x = 512;``: see ``_Flow``)
+                got = tuple(g.value if isinstance(g, Const) else None
+                            for g in (self.values.get(m) for m in members))
+                if None in got and var.init is not None:
+                    # writes that all run before the site, read there with what a
+                    # ``switch`` narrowed (``dim3 b(K); b.y = 2; switch (K) {...}``)
+                    lazy = self._member_written(k, var, depth)
+                    if lazy is not None:
+                        return lazy
+                return got  # type: ignore[return-value]
             if var is not None:
                 if var.init is None:
                     return None
@@ -370,6 +406,9 @@ class _State:
         out = dict(self.vals)
         for k in self.escaped:
             out[k] = None
+            for i in range(3):
+                if _member_key(k, i) in out:
+                    out[_member_key(k, i)] = None
         return out
 
     def key(self, keys: set[int] | None = None) -> tuple[object, ...]:
@@ -414,7 +453,7 @@ class _Flow:
         self.fn = fn
         self.ctx = ctx
         self.extra = extra
-        self.relevant = relevant
+        self.relevant = _with_members(relevant)
         self.parents = host._parent_map(fn)
         #: When running a whole function for its value (``HostLaunches.call_value``):
         #: the value of each ``return`` a path reaches (None: unknown), and whether a
@@ -516,6 +555,9 @@ class _Flow:
                         vals.pop(k, None)  # enumerated by loop_assignments
                     else:
                         vals[k] = None
+                    for i in range(3):
+                        if _member_key(k, i) in vals:
+                            vals[_member_key(k, i)] = None
                 out.append(_State(vals, s.escaped | self.escapes(node)))
             return out
         if kind == K.LAMBDA_EXPR.value:
@@ -656,6 +698,17 @@ class _Flow:
             s = self.clobber(d, s)
             k = key_of(d.cursor)
             var = self.fn.vars.get(k)
+            if var is not None and var.modified and _is_dim3(d):
+                # ``dim3 b;`` is (1, 1, 1); its components are followed from here on (a
+                # dim3 never written after its declaration is read from its initializer
+                # at the site, where a ``switch`` may have narrowed what it reads)
+                dims = self.executor(s).block_dims(var.init) if var.init is not None \
+                    else (1, 1, 1)
+                for i in range(3):
+                    v3 = dims[i] if dims is not None else None
+                    s = s.with_value(_member_key(k, i),
+                                     Const(v3, UINT) if v3 is not None else None)
+                continue
             if var is None or node_int_type(d) is None:
                 continue
             v = self.executor(s).known(var.init) if var.init is not None else None
@@ -672,6 +725,9 @@ class _Flow:
             return self.effect(kids[1], self.effect(kids[0], s))
         target = Executor._write_target(n)
         t = strip(target) if target is not None else None
+        member = self._member_write(n, t, s)
+        if member is not None:
+            return member
         if t is None or t.kind != N.DECL_REF or t.referenced is None \
                 or key_of(t.referenced) not in self.fn.vars:
             return self.clobber(n, s)
@@ -693,6 +749,38 @@ class _Flow:
         for ch in kids[1:]:
             s = self.clobber(ch, s)
         return s.with_value(k, Const(v, it) if v is not None and it is not None else None)
+
+    def _member_write(self, n: Node, t: Node | None, s: _State) -> _State | None:
+        """``b.x = v`` or ``b = dim3(...)`` on a ``dim3`` local whose components this path
+        follows (declared before the site: ``decls``): the state after it; None for
+        any other statement."""
+        if t is None:
+            return None
+        kids = n.children
+        whole = t.kind == N.DECL_REF
+        base = t if whole else (strip(t.children[0]) if t.kind == N.MEMBER_REF
+                                and t.spelling in ("x", "y", "z") and t.children else None)
+        if base is None or base.kind != N.DECL_REF or base.referenced is None:
+            return None
+        k = key_of(base.referenced)
+        if _member_key(k, 0) not in s.vals or k in s.escaped:
+            return None
+        assign = (n.kind == N.BINARY and n.spelling == "=") or (
+            n.kind == N.CALL and n.spelling == "operator=")
+        rhs = kids[-1] if assign and len(kids) >= 2 else None
+        for ch in kids[1:]:
+            s = self.clobber(ch, s)
+        ex = self.executor(s)
+        if whole:
+            dims = ex.block_dims(rhs) if rhs is not None else None
+            for i in range(3):
+                v = dims[i] if dims is not None else None
+                s = s.with_value(_member_key(k, i), Const(v, UINT) if v is not None else None)
+            return s
+        i = "xyz".index(t.spelling)
+        v = ex.known(rhs) if rhs is not None else (ex.known(n) if n.kind == N.COMPOUND_ASSIGN
+                                                   else None)
+        return s.with_value(_member_key(k, i), Const(v, UINT) if v is not None else None)
 
     # --- what a statement may write ---------------------------------------------------
 
@@ -782,6 +870,9 @@ class _Flow:
         vals = dict(s.vals)
         for k in keys:
             vals[k] = None
+            for i in range(3):
+                if _member_key(k, i) in vals:
+                    vals[_member_key(k, i)] = None  # a dim3's components with it
         return _State(vals, s.escaped)
 
     def merge(self, states: list[_State]) -> list[_State]:
@@ -1411,8 +1502,8 @@ class HostLaunches:
             return None
         if inc.kind == N.COMPOUND_ASSIGN and len(ch) == 2:
             amount = ex.known(ch[1])
-            op = inc.spelling[:-1]
-            return _Step(op, amount) if amount is not None else None
+            op = COMPOUND_ASSIGN_OPS.get(inc.spelling)
+            return _Step(op, amount) if amount is not None and op is not None else None
         return None
 
     @staticmethod
@@ -1516,7 +1607,17 @@ class HostLaunches:
             ex.site = call
             args = arguments(config)
             dims = ex.block_dims(args[1]) if len(args) > 1 else None
-            for kernel, env in self.kernels_of(ex, call):
+            targets = self.kernels_of(ex, call)
+            external = None if targets else self._declared_kernel(call)
+            if external is not None:
+                # defined in another file: its launch shapes travel with this unit's
+                # launches, and ``link_launches`` hands them to the file defining it
+                shapes = expand_shape(dims, MAX_THREADS) if dims is not None else []
+                if not shapes:
+                    partial = row_warp_shape(dims) if dims is not None else None
+                    out.append((Launch(external, None, span, None, partial), ()))
+                out.extend((Launch(external, shape, span), ()) for shape in shapes)
+            for kernel, env in targets:
                 label = None
                 if kernel.template_params:
                     if env is not None and env.label is not None:
@@ -1534,6 +1635,27 @@ class HostLaunches:
                 for shape in shapes:
                     out.append((Launch(kernel.name, shape, span, label), params))
         return out
+
+    def _declared_kernel(self, call: Node) -> str | None:
+        """The name of the kernel a launch starts when this file only declares it
+        (``extern "C" __global__ void k(float*);`` in ``main.cu``, defined in ``k.cu``):
+        a plain ``__global__`` function, not a template (whose arguments the defining
+        file would label its own way), with no definition here."""
+        callee = self._callee(call)
+        ref = callee.referenced if callee is not None else None
+        if ref is None or ref.kind != K.FUNCTION_DECL or ref.is_definition():
+            return None
+        if ref.spelling in self.w.kernels_by_name:
+            return None
+        spec = ci.conf.lib.clang_getSpecializedCursorTemplate(ref)
+        if spec is not None and spec._kind_id == K.FUNCTION_TEMPLATE.value:
+            return None  # ``k<1><<<...>>>`` of a declared template
+        definition = ref.get_definition()
+        if definition is not None and definition.is_definition():
+            return None
+        if not any(ch.kind == K.CUDAGLOBAL_ATTR for ch in ref.get_children()):
+            return None
+        return str(ref.spelling) or None
 
     @staticmethod
     def _parameter_values(ex: _HostExecutor, call: Node, kernel: Function

@@ -14,7 +14,9 @@ import re
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
+from typing import NamedTuple, cast
 
 import clang.cindex as ci
 
@@ -435,6 +437,11 @@ def parse_file(path: str, options: Options, contents: bytes | None = None,
     a file that still parses become ``Note``s on the returned unit.
     """
     source = _read(path) if contents is None else contents
+    documents = _documents
+    if documents is not None and not headers:
+        # a long-lived process that keeps each document's translation unit (the language
+        # server's worker, see keep_documents): reparse it instead of parsing from scratch
+        return documents.parse(path, options, source)
     # The IR of an unchanged file from an earlier run (``--cache-dir``; see
     # cudalint.frontend.cache for what is compared). Not with headers overlaid.
     cache_dir = _cache.directory() if not headers and _cache.cacheable(options) else None
@@ -468,6 +475,204 @@ def parse_file(path: str, options: Options, contents: bytes | None = None,
         with contextlib.suppress(Exception):  # a cache that fails is no cache
             _cache.store(cache_dir, entry, unit, path, options, started)
     return unit
+
+
+# --- documents kept between edits (the language server, issue 15) -------------------------
+
+#: CXTranslationUnit_PrecompiledPreamble: from the first reparse on, the lines before the
+#: first line of code (the ``#include``s) are a precompiled preamble that every reparse
+#: loads, until a file it read changes. (Not CreatePreambleOnFirstParse: the first parse
+#: must list every include, see ``ParsedDocument``.)
+PARSE_PRECOMPILED_PREAMBLE = 0x04
+#: The options of a document's parses and reparses.
+DOCUMENT_OPTIONS = PARSE_KEEP_GOING | PARSE_PRECOMPILED_PREAMBLE
+
+#: A line of the main file that is a preprocessor directive (with its continuation lines).
+_DIRECTIVE = re.compile(rb"^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*", re.MULTILINE)
+
+
+class _Inclusion(NamedTuple):
+    """What the walker and :func:`_include_sites` read of a ``ci.FileInclusion``."""
+
+    source: ci.File | None
+    include: ci.File
+    location: ci.SourceLocation
+    depth: int
+
+
+class _ReparsedUnit:
+    """A reparsed translation unit, as the walker reads it, with the includes of the
+    document's first parse: libclang's ``clang_getInclusions`` leaves out (and reorders)
+    what lies in a precompiled preamble, and the walker scans the project headers it
+    lists. Everything else is the unit's own (``_as_parameter_`` lets it stand for the
+    unit in libclang calls)."""
+
+    def __init__(self, tu: ci.TranslationUnit,
+                 includes: list[tuple[str, str | None, int, int, int]]) -> None:
+        self._tu = tu
+        self._as_parameter_ = tu._as_parameter_
+        self._includes = includes
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._tu, name)
+
+    def get_includes(self) -> list[_Inclusion]:
+        out = []
+        for name, source, line, column, depth in self._includes:
+            include = self._tu.get_file(name)
+            if source is None:
+                out.append(_Inclusion(None, include, ci.SourceLocation.from_offset(
+                    self._tu, include, 0), depth))
+                continue
+            where = self._tu.get_file(source)
+            out.append(_Inclusion(where, include, ci.SourceLocation.from_position(
+                self._tu, where, line, column), depth))
+        return out
+
+
+def _inclusions(tu: ci.TranslationUnit) -> list[tuple[str, str | None, int, int, int]]:
+    """``tu``'s includes as plain data: (file, including file, line, column, depth)."""
+    out: list[tuple[str, str | None, int, int, int]] = []
+    for inc in tu.get_includes():
+        loc = inc.location
+        source = str(loc.file.name) if loc.file is not None else None
+        out.append((str(inc.include.name), source, loc.line, loc.column, inc.depth))
+    return out
+
+
+def _stat(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+class ParsedDocument:
+    """One document's libclang translation unit, kept from edit to edit.
+
+    :meth:`parse` hands out the same IR as :func:`parse_file` on the same text and
+    options, but reparses the unit it keeps (``clang_reparseTranslationUnit`` with the
+    new text as an unsaved file) instead of building a new one: from the first reparse
+    on, the ``#include`` block is a precompiled preamble, and clang reads only the code
+    after it. The includes the walker sees are those of the first parse (see
+    :class:`_ReparsedUnit`), valid while the main file's preprocessor directives and the
+    included files are unchanged; when either changes, or the clang arguments do, or a
+    reparse fails, the document is parsed from scratch. Header bodies are not skipped:
+    project headers hold kernels and the helpers they call, which the walker needs.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._tu: ci.TranslationUnit | None = None
+        self._args: list[str] | None = None
+        self._includes: list[tuple[str, str | None, int, int, int]] = []
+        self._signature: tuple[object, ...] = ()
+        # one parse at a time: an analysis thread that outlived its time budget may still
+        # be walking the unit (its worker ends soon after, see cudalint.manager)
+        self._lock = threading.Lock()
+        #: Parses from scratch and reparses done (for tests and benchmarks).
+        self.parses = 0
+        self.reparses = 0
+
+    def _signature_of(self, source: bytes) -> tuple[object, ...]:
+        """What decides the includes: the main file's directives, the included files."""
+        directives = tuple(m.group(0) for m in _DIRECTIVE.finditer(source))
+        files = tuple((name, _stat(name)) for name, *_ in self._includes
+                      if not name.startswith(shim.SHIM_DIR))
+        return directives, files
+
+    def parse(self, options: Options, source: bytes) -> TranslationUnit:
+        """The IR of ``source`` as the document's text under ``options``.
+
+        Raises FrontendError as :func:`parse_file` does."""
+        with self._lock:
+            return self._parse(options, source)
+
+    def _parse(self, options: Options, source: bytes) -> TranslationUnit:
+        args = clang_args(options)
+        if options.cuda_path is None:
+            args = _with_precompiled_shim(args)
+        unsaved: list[tuple[str, str | bytes]] = [(self.path, source)]
+        unsaved.extend(shim.unsaved_files())
+        tu = self._tu
+        walked: ci.TranslationUnit | _ReparsedUnit | None = None
+        if tu is not None and args == self._args and self._signature_of(source) == self._signature:
+            try:
+                tu.reparse(unsaved_files=unsaved, options=DOCUMENT_OPTIONS)
+                walked = _ReparsedUnit(tu, self._includes)
+                self.reparses += 1
+            except ci.TranslationUnitLoadError:
+                walked = None  # clang dropped the unit: parse it anew
+        if walked is None:
+            self.close()
+            try:
+                tu = _get_index().parse(self.path, args=args, unsaved_files=unsaved,
+                                        options=DOCUMENT_OPTIONS)
+            except ci.TranslationUnitLoadError as exc:
+                raise FrontendError(
+                    f"{self.path}: libclang could not parse the file: {exc}") from exc
+            self.parses += 1
+            try:
+                self._includes = _inclusions(tu)
+            except Exception:  # an include libclang cannot describe: never reparse
+                self._includes = []
+            else:
+                self._tu, self._args = tu, args
+                self._signature = self._signature_of(source)
+            walked = tu
+        unit_tu = cast(ci.TranslationUnit, walked)
+        notes = _diagnostic_notes(unit_tu, self.path, options)
+        return walk_translation_unit(unit_tu, self.path, source, notes, options.defines,
+                                     options.arch)
+
+    def close(self) -> None:
+        """Free the translation unit (the next :meth:`parse` parses from scratch)."""
+        self._tu, self._args, self._includes, self._signature = None, None, [], ()
+
+
+class DocumentStore:
+    """The :class:`ParsedDocument` of each path, the ``limit`` most recently parsed."""
+
+    def __init__(self, limit: int = 8) -> None:
+        self.limit = max(1, limit)
+        self._documents: OrderedDict[str, ParsedDocument] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def document(self, path: str) -> ParsedDocument:
+        with self._lock:
+            doc = self._documents.pop(path, None) or ParsedDocument(path)
+            self._documents[path] = doc
+            while len(self._documents) > self.limit:
+                _, old = self._documents.popitem(last=False)
+                old.close()
+            return doc
+
+    def parse(self, path: str, options: Options, source: bytes) -> TranslationUnit:
+        return self.document(path).parse(options, source)
+
+    def forget(self, path: str) -> None:
+        with self._lock:
+            doc = self._documents.pop(path, None)
+        if doc is not None:
+            doc.close()
+
+
+_documents: DocumentStore | None = None
+
+
+def keep_documents(limit: int | None = 8) -> DocumentStore | None:
+    """From now on, in this process, :func:`parse_file` keeps the translation unit of the
+    ``limit`` most recent paths and reparses it when the path is parsed again (without
+    ``headers``; the parse cache is not used then). ``None``: parse from scratch again.
+    For a long-lived process that parses the same documents over and over (the language
+    server's worker); the IR is the same as from a fresh parse."""
+    global _documents
+    old, _documents = _documents, (DocumentStore(limit) if limit is not None else None)
+    if old is not None:
+        for path in list(old._documents):
+            old.forget(path)
+    return _documents
 
 
 # --- ``-v``: the command line a user can run (issue 13, item 5) ----------------------------

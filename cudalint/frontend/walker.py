@@ -48,8 +48,10 @@ from cudalint.frontend.cursors import (
     arguments,
     key_of,
     node_int_type,
+    operator_function,
     split_top_level,
     strip,
+    template_int_argument,
     type_size,
 )
 from cudalint.frontend.execute import Executor, call_name, fn_key
@@ -548,7 +550,8 @@ class Walker:
             elif k == N.COMPOUND_STMT:
                 body = ch
             elif k == N.TEMPLATE_NON_TYPE:
-                params.append(TemplateParam(ch.spelling, False, self._param_default(ch)))
+                params.append(TemplateParam(ch.spelling, False, self._param_default(ch),
+                                            ch.type.get_canonical().kind.value))
             elif k in (N.TEMPLATE_TYPE, N.TEMPLATE_TEMPLATE):
                 params.append(TemplateParam(ch.spelling, True))
         fn = Function(c, c.spelling, is_kernel, is_device and not is_kernel, params, body)
@@ -683,7 +686,7 @@ class Walker:
         for i, p in enumerate(kernel.template_params):
             kind = spec.get_template_argument_kind(i)
             if kind == ci.TemplateArgumentKind.INTEGRAL:
-                v = int(spec.get_template_argument_value(i))
+                v = template_int_argument(spec, i, p.type_kind)
                 env.values[p.name] = v
                 parts.append(f"{p.name}={v}")
             elif kind == ci.TemplateArgumentKind.TYPE:
@@ -882,13 +885,11 @@ class _Scanner:
                 self.mark_write(children[0], None, loop, address=True)
         elif kind == N.CALL:
             name = call_name(c)
-            if name.startswith("operator") and children:
-                op = name[len("operator"):]
-                if op == "=":
+            oper = operator_function(name)
+            if oper is not None and children:
+                if oper.op == "=":
                     self.mark_write(children[0], children[-1], loop)
-                elif op in ("++", "--") or (
-                    op.endswith("=") and op not in ("==", "!=", "<=", ">=")
-                ):
+                elif oper.writes:
                     self.mark_write(children[0], children[-1] if len(children) > 2 else None,
                                     loop)
             elif any(ch.kind == N.CALL and ch.spelling in CONFIG_FUNCTIONS

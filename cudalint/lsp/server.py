@@ -48,10 +48,11 @@ from cudalint.compdb import CompdbError
 from cudalint.config import ConfigError, ConfigFinder
 from cudalint.diagnostics import Diagnostic, Edit, Fix
 from cudalint.lsp.positions import character_to_column, column_to_character, lines_of, units
+from cudalint.lsp.worker import DocumentChecker
 from cudalint.model.explain import results_at
 from cudalint.model.results import AccessResult, shape_text
 from cudalint.settings import CliSettings, Resolver, SettingsError, read_database
-from cudalint.suppressions import UNUSED_CODE, add_ignore_edits, apply_suppressions
+from cudalint.suppressions import UNUSED_CODE, add_ignore_edits
 
 __all__ = ["CudalintServer", "analyze_text", "main"]
 
@@ -156,7 +157,7 @@ def analyze_text(path: str, text: str, version: int | None = None, *,
         resolver = (settings or LspSettings()).resolver()
         if resolver.excluded(path) is not None:
             return Analysis(path, version, text, FileReport(path=path), [], excluded=True)
-        task, codes = resolver.task(path, contents=contents)
+        task, _ = resolver.task(path, contents=contents)
     except (ConfigError, SettingsError, CompdbError) as exc:
         return Analysis(path, version, text, FileReport(path=path), [], str(exc))
     if task.error is not None:
@@ -167,12 +168,9 @@ def analyze_text(path: str, text: str, version: int | None = None, *,
         report = check_file(path, task.options, contents, selection=task.selection)
     if report.error is not None:
         return Analysis(path, version, text, report, [], report.error)
+    # the per-file pipeline applied the suppression comments (cudalint.checker)
     mine = [d for d in report.diagnostics if d.file == path]
-    kept, _ = apply_suppressions(
-        mine, {path: contents}, report_unused=UNUSED_CODE in codes, enabled_codes=codes,
-        main_file=path,
-    )
-    return Analysis(path, version, text, report, sorted(kept, key=diagnostic_sort_key))
+    return Analysis(path, version, text, report, sorted(mine, key=diagnostic_sort_key))
 
 
 # --- conversions ---------------------------------------------------------------------------
@@ -223,7 +221,7 @@ def hover_text(results: Sequence[AccessResult]) -> str:
     blocks = []
     for r in results:
         a = r.access
-        name = a.array.rsplit("::", 1)[-1]
+        name = a.array_name or a.array.rsplit("::", 1)[-1]
         width = r.merged_width or a.width
         if r.wavefronts is None:
             verdict = "cost unknown"
@@ -261,7 +259,7 @@ def hover_text(results: Sequence[AccessResult]) -> str:
 
 class CudalintServer(LanguageServer):
     def __init__(self, debounce: float = DEFAULT_DEBOUNCE,
-                 settings: LspSettings | None = None) -> None:
+                 settings: LspSettings | None = None, *, incremental: bool = True) -> None:
         super().__init__("cudalint", __version__)
         self.debounce = debounce
         #: ``cudalint lsp``'s settings flags, applied to every document.
@@ -269,8 +267,17 @@ class CudalintServer(LanguageServer):
         self.analyses: dict[str, Analysis] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cudalint")
-        #: The worker process that analyses the documents (started by the first one).
-        self.checker = IsolatedChecker()
+        #: The worker process that analyses the documents (started by the first one); it
+        #: keeps their parses and the analyses of unchanged kernels (cudalint.lsp.worker).
+        self.checker: IsolatedChecker = DocumentChecker() if incremental else IsolatedChecker()
+
+    def set_incremental(self, on: bool) -> None:
+        """Keep parses and unchanged kernels' analyses between edits (the default), or
+        (``on`` False) parse and analyse every version from scratch, as ``cudalint``
+        does: the path to fall back on, and the benchmark's baseline."""
+        if on != isinstance(self.checker, DocumentChecker):
+            self.checker.close()
+            self.checker = DocumentChecker() if on else IsolatedChecker()
 
     @property
     def encoding(self) -> str:
@@ -524,14 +531,17 @@ def _is_cuda(uri: str, text: str | None) -> bool:
 
 
 def create_server(debounce: float = DEFAULT_DEBOUNCE,
-                  settings: LspSettings | None = None) -> CudalintServer:
-    server = CudalintServer(debounce, settings)
+                  settings: LspSettings | None = None, *,
+                  incremental: bool = True) -> CudalintServer:
+    server = CudalintServer(debounce, settings, incremental=incremental)
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: CudalintServer, params: types.InitializeParams) -> None:
         options = params.initialization_options
         if isinstance(options, dict) and isinstance(options.get("debounceMs"), int | float):
             ls.debounce = max(0.0, float(options["debounceMs"]) / 1000)
+        if isinstance(options, dict) and isinstance(options.get("incremental"), bool):
+            ls.set_incremental(options["incremental"])
         ls.settings, problems = ls.settings.with_options(options)
         for problem in problems:
             ls.window_log_message(types.LogMessageParams(
@@ -578,6 +588,10 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--debounce-ms", type=int, default=int(DEFAULT_DEBOUNCE * 1000),
                         metavar="MS", help="pause after a change before analyzing "
                         f"(default {int(DEFAULT_DEBOUNCE * 1000)})")
+    parser.add_argument("--no-incremental", dest="incremental", action="store_false",
+                        help="parse and analyse every version of a document from scratch "
+                             "(default: reparse it and reuse the analyses of unchanged "
+                             "kernels; the diagnostics are the same)")
     # the settings flags of ``cudalint`` that choose files and their settings, so that
     # an editor started with them resolves each document as ``cudalint`` with them does
     parser.add_argument("--config", metavar="FILE", default=None,
@@ -614,7 +628,8 @@ def main(argv: Sequence[str] = ()) -> int:
     from cudalint.lsp.transport import start_io
 
     # not pygls' start_io: its reader goes deaf or prints tracebacks on bad input
-    server = create_server(max(args.debounce_ms, 0) / 1000, settings)
+    server = create_server(max(args.debounce_ms, 0) / 1000, settings,
+                           incremental=args.incremental)
     try:
         start_io(server)
     finally:

@@ -88,9 +88,77 @@ def _free_symbols(expr: Expr) -> set[Sym]:
     return {e for e in walk(expr) if isinstance(e, Sym)}
 
 
+def _fits(lo: int, hi: int, t: IntType) -> bool:
+    if t.signed:
+        half = 1 << (t.bits - 1)
+        return -half <= lo and hi < half
+    return lo >= 0 and hi < (1 << t.bits)
+
+
+_ORDERED = ("<", "<=", ">", ">=", "==", "!=", "&&", "||")
+
+
+def interval(e: Expr, env: dict[str, tuple[int, int]]) -> tuple[int, int] | None:
+    """Bounds of the exact value of ``e`` for its symbols in the ranges ``env``, shown
+    only where no operation leaves its C type (no value wraps), every ``/`` and ``%``
+    has a non-negative dividend and a positive divisor (C's truncation is then Python's
+    floor, and nothing divides by zero), every bit operation and shift has non-negative
+    operands (and a shift count below the width), and every operation is one of ``+ - *
+    / % & | ^ << >>``, a negation, a cast, a comparison or ``&&``/``||``; None otherwise
+    (and for a symbol without a range). Where it is shown, :func:`compile_expr` and
+    :func:`compile_warp` with ``plain`` compute the same values with plain integer
+    arithmetic."""
+    out: tuple[int, int] | None
+    if isinstance(e, Const):
+        v = wrap(e.value, e.type)
+        return v, v
+    if isinstance(e, Sym):
+        return env.get(e.name)
+    if isinstance(e, Cast):
+        out = interval(e.operand, env)
+    elif isinstance(e, Unary):
+        x = interval(e.operand, env)
+        if x is None or e.op not in ("-", "+"):
+            return None
+        out = (-x[1], -x[0]) if e.op == "-" else x
+    elif isinstance(e, Binary):
+        a, b = interval(e.lhs, env), interval(e.rhs, env)
+        if a is None or b is None:
+            return None
+        if e.op == "+":
+            out = (a[0] + b[0], a[1] + b[1])
+        elif e.op == "-":
+            out = (a[0] - b[1], a[1] - b[0])
+        elif e.op == "*":
+            products = (a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1])
+            out = (min(products), max(products))
+        elif e.op in ("/", "%") and a[0] >= 0 and b[0] > 0:
+            out = (a[0] // b[1], a[1] // b[0]) if e.op == "/" else (0, min(a[1], b[1] - 1))
+        elif e.op in _ORDERED:
+            return (0, 1)
+        elif a[0] < 0 or b[0] < 0:
+            return None
+        elif e.op == "&":
+            out = (0, min(a[1], b[1]))
+        elif e.op in ("|", "^"):
+            out = (0, (1 << max(a[1], b[1]).bit_length()) - 1)
+        elif e.op in ("<<", ">>") and b[1] < e.type.bits:
+            out = (a[0] << b[0], a[1] << b[1]) if e.op == "<<" else (a[0] >> b[1], a[1] >> b[0])
+        else:
+            return None
+    else:
+        return None
+    if out is None or not _fits(out[0], out[1], e.type):
+        return None
+    return out
+
+
 class _Compiler:
-    def __init__(self, names: dict[str, str]) -> None:
+    def __init__(self, names: dict[str, str], plain: bool = False) -> None:
         self.names = names
+        #: Plain integer arithmetic (no wrap, ``//`` and ``%``), where :func:`interval`
+        #: shows it gives the C values.
+        self.plain = plain
         self.consts: dict[str, IntType] = {}
         #: Temporaries (``_t0``, ``_t1``, ...) of the inlined signed divisions.
         self.temps = 0
@@ -105,6 +173,8 @@ class _Compiler:
         return f"({x} {op} {y} if (({x} := {a}) >= 0) & (({y} := {b}) > 0) else {helper}({x}, {y}))"
 
     def w(self, code: str, t: IntType) -> str:
+        if self.plain:
+            return code
         mask = (1 << t.bits) - 1
         if not t.signed:
             return f"({code} & {mask:#x})"
@@ -139,6 +209,8 @@ class _Compiler:
             return self.w(f"({a} {_SIMPLE[op]} {b})", e.type)
         if op in _COMPARE:
             return f"(1 if {a} {_COMPARE[op]} {b} else 0)"
+        if op in ("/", "%") and self.plain:
+            return f"({a} {'//' if op == '/' else '%'} {b})"
         if op == "/":
             if not e.type.signed:
                 return f"({a} // {b})"
@@ -147,6 +219,8 @@ class _Compiler:
             if not e.type.signed:
                 return f"({a} % {b})"
             return self.w(self._signed_divmod(a, b, "%", "_mod"), e.type)
+        if op in ("<<", ">>") and self.plain:
+            return f"({a} {op} {b})"
         if op == "<<":
             return self.w(f"_shl({a}, {b}, {e.type.bits})", e.type)
         if op == ">>":
@@ -183,13 +257,15 @@ _MAX_SOURCE_NESTING = 150
 
 
 @lru_cache(maxsize=4096)
-def compile_expr(expr: Expr, params: tuple[str, ...]) -> Callable[..., int]:
+def compile_expr(expr: Expr, params: tuple[str, ...], plain: bool = False
+                 ) -> Callable[..., int]:
     """A Python function computing ``expr`` from the symbols named in ``params``, in order.
 
-    Opaque sub-expressions must have been replaced by symbols first.
+    Opaque sub-expressions must have been replaced by symbols first. ``plain``: with
+    plain integer arithmetic, for values where :func:`interval` shows it exact.
     """
     names = {p: f"v{i}" for i, p in enumerate(params)}
-    comp = _Compiler(names)
+    comp = _Compiler(names, plain)
     body = comp.emit(expr)
     if _nesting(body) > _MAX_SOURCE_NESTING:
         return _closure_function(expr, params)
@@ -280,8 +356,8 @@ class _LiftingCompiler(_Compiler):
     written into the source, so that offsets differing only in constants (the padded
     layouts a fix tries, the instantiations of a template) share one compiled function."""
 
-    def __init__(self, names: dict[str, str]) -> None:
-        super().__init__(names)
+    def __init__(self, names: dict[str, str], plain: bool = False) -> None:
+        super().__init__(names, plain)
         self.lifted: list[int] = []
 
     def emit(self, e: Expr) -> str:
@@ -297,7 +373,8 @@ _WARP_CODE: dict[str, Callable[..., list[int | None]]] = {}
 
 @lru_cache(maxsize=4096)
 def compile_warp(
-    offset: Expr, guard: Expr | None, params: tuple[str, ...], lane_params: int
+    offset: Expr, guard: Expr | None, params: tuple[str, ...], lane_params: int,
+    plain: bool = False,
 ) -> Callable[..., list[int | None]] | None:
     """One function that evaluates ``offset`` (where ``guard`` holds) for a whole warp.
 
@@ -307,9 +384,11 @@ def compile_warp(
     is 0) or the offset: the same values, errors and order of evaluation as calling
     ``compile_expr``'s functions lane by lane, in one call per warp. None when the
     expressions nest too deeply to compile as source (use ``compile_expr`` then).
+    ``plain``: with plain integer arithmetic, for values where :func:`interval` shows
+    it exact (for the offset, and the guard).
     """
     names = {p: f"v{i}" for i, p in enumerate(params)}
-    comp = _LiftingCompiler(names)
+    comp = _LiftingCompiler(names, plain)
     body = comp.emit(offset)
     cond = comp.emit(guard) if guard is not None else None
     consts = tuple(comp.lifted)

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from cudalint.ir import AccessKind
 from cudalint.model.arch import parse_arch
 from cudalint.model.banks import NUM_BANKS, WARP, phase_split
-from cudalint.model.proof import atomic_form
 from cudalint.model.results import AccessResult
 
 __all__ = ["BankMap", "Cell", "PhaseMap", "Serialization", "bank_map", "results_at",
@@ -46,6 +45,8 @@ def serialization(result: AccessResult) -> Serialization | None:
     """How ``result``'s atomic serializes lanes on one word; None when it does not (a
     load or store, an atomic nvcc combines or aggregates, or no two lanes of the busiest
     bank share a word: a plain bank conflict)."""
+    from cudalint.model.proof import atomic_form  # the prover, only for an atomic
+
     access = result.access
     conflict = result.conflict
     if access.kind != "atomic" or conflict is None or atomic_form(access) == "combined":
@@ -158,7 +159,12 @@ def bank_map(result: AccessResult) -> BankMap | None:
     access = result.access
     arch = parse_arch(result.arch)
     width = result.merged_width or access.width
-    form = atomic_form(access) if access.kind == "atomic" else "combined"
+    if access.kind == "atomic":
+        from cudalint.model.proof import atomic_form
+
+        form = atomic_form(access)
+    else:
+        form = "combined"
     per_lane = access.kind == "atomic" and form != "combined"
     kepler = arch.family == "kepler"
     bank_bytes = result.bank_mode if kepler else 4

@@ -29,7 +29,7 @@ import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -64,11 +64,12 @@ from cudalint.model.evaluate import (
     compile_warp,
     contains_opaque,
     free_symbols,
+    interval,
     wrap,
 )
 from cudalint.model.merge import Instructions, merges
-from cudalint.model.results import AccessResult, Cost, Status
-from cudalint.model.stride_loops import bound_counters, widened_reason
+from cudalint.model.results import AccessResult, Cost, ReasonKind, Status
+from cudalint.model.stride_loops import bound_counters, widened_kind, widened_reason
 from cudalint.model.warps import (
     ENUMERATED,
     Partial,
@@ -122,27 +123,19 @@ class Shape:
 # --- opaque values -------------------------------------------------------------------------
 
 
-#: Opaque values without inputs that are still the same in every lane: a load from an
-#: address no lane part enters, a size or literal. Any other input-less opaque value
-#: (an unresolved call or name, a value the frontend lost) may read the thread index.
-_UNIFORM_WITHOUT_INPUTS = (
-    "value loaded ", "size of a type", "literal that is not", "unknown extent",
-)
-
-
 def _is_lane_dependent(expr: Expr) -> bool:
     """Whether the value may differ between lanes. An opaque value with no known inputs
     (an unresolved call, a method of an unmodelled object) may: it could read the
-    thread index itself, so it is never taken for a uniform one."""
+    thread index itself, so it is never taken for a uniform one; only the kinds that
+    cannot (a load from an address no lane part enters, a size, a literal, a value that is
+    no integer: ``OpaqueKind.uniform_without_inputs``) are."""
     if any(s.lane_dependent for s in free_symbols(expr)):
         return True
     stack: list[Expr] = [expr]
     while stack:
         e = stack.pop()
         if isinstance(e, Opaque):
-            if not e.inputs and not e.reason.startswith(_UNIFORM_WITHOUT_INPUTS) and not (
-                e.reason.endswith((" is a pointer", " is not an integer"))  # pointer parameters
-            ):
+            if not e.inputs and not e.kind.uniform_without_inputs:
                 return True
             stack.extend(e.inputs)
         elif isinstance(e, Unary | Cast):
@@ -158,7 +151,7 @@ def _abstract_opaques(expr: Expr, found: dict[Opaque, Sym]) -> Expr:
     """Replace uniform Opaque nodes by symbols; raise on a lane-dependent one."""
     if isinstance(expr, Opaque):
         if _is_lane_dependent(expr):
-            raise _LaneOpaque(expr.reason)
+            raise _LaneOpaque(expr)
         sym = found.get(expr)
         if sym is None:
             # the reason rides in the name, after '@', for conditions (see _display)
@@ -394,9 +387,11 @@ def _conjoined(parts: list[Expr]) -> Expr | None:
 
 
 class _LaneOpaque(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    """An offset or guard reads ``opaque``, a value that may differ between lanes."""
+
+    def __init__(self, opaque: Opaque) -> None:
+        super().__init__(opaque.reason)
+        self.opaque = opaque
 
 
 # --- the proof -------------------------------------------------------------------------------
@@ -589,6 +584,8 @@ class CaseMemo:
     def __init__(self) -> None:
         self.frames: dict[tuple[object, ...], _Frame] = {}
         self.size = 0
+        #: Frames asked for once (:func:`_memo_cases` builds one the second time).
+        self.visited: set[tuple[object, ...]] = set()
 
 
 @dataclass
@@ -601,6 +598,10 @@ class _Frame:
     columns: dict[Expr, list[list[int | None]]]
     #: Per subscript: the least and greatest of those values (None: no active lane).
     ranges: dict[Expr, tuple[int, int] | None]
+    #: Per subscript: its pattern and constant in each slot (:func:`_leaf_classes`).
+    leaf_classes: dict[Expr, _LeafClasses] = field(default_factory=dict)
+    #: Per subscripts and bank period: the slots grouped (:func:`_slot_groups`).
+    groups: dict[tuple[tuple[Expr, ...], int], _Groups] = field(default_factory=dict)
 
 
 _memo_local = threading.local()
@@ -708,10 +709,12 @@ def _plain_combination(
 def _memo_cases(
     memo: CaseMemo, offset: Expr, guard: Expr | None, warps: list[Warp],
     loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
-    free: tuple[str, ...], values: tuple[int, ...],
+    free: tuple[str, ...], values: tuple[int, ...], p: int | None = None,
 ) -> list[_Case] | None:
     """:func:`_build_cases` from memoized subscript values; None where it cannot tell
-    (an evaluation error, an expression too deep to compile): the caller evaluates."""
+    (an evaluation error, an expression too deep to compile): the caller evaluates.
+    With the bank period ``p``, the cases of slots that only repeat an earlier slot's
+    pattern are left out (:class:`_CaseList`, :func:`_compressed`)."""
     if not warps:
         return None
     params = (*LANE_PARAMS, *loops, *free)
@@ -722,6 +725,13 @@ def _memo_cases(
     if frame is not None and (len(frame.warps) != len(warps) or any(
             a is not b for a, b in zip(frame.warps, warps, strict=True))):
         frame = None  # another list of warps that happens to share the ends
+    if frame is None and p is not None and key not in memo.visited:
+        # the first time: one layout may be all that is tried (evaluating every
+        # subscript pays off from the second), so without the memo where it can
+        memo.visited.add(key)
+        affine = _affine_cases(offset, guard, warps, loops, sequences, free, values, p)
+        if affine is not None:
+            return affine
     if frame is None:
         slots: list[tuple[Warp, tuple[int, ...]]] = []
         for warp in warps:
@@ -734,14 +744,20 @@ def _memo_cases(
         frame = _Frame(list(warps), slots, {}, {})
         if memo.size > CaseMemo.LIMIT:
             memo.frames.clear()
+            memo.visited.clear()
             memo.size = 0
         memo.frames[key] = frame
     skeleton, leaves = _subscript_skeleton(offset)
     columns: list[list[list[int | None]]] = []
+    env: dict[str, tuple[int, int]] | None = None
     for leaf in leaves:
         col = frame.columns.get(leaf)
         if col is None:
-            fn = compile_warp(leaf, guard, params, len(LANE_PARAMS))
+            if env is None:
+                env = _ranges(warps, loops, sequences, free, values)
+            unwrapped = interval(leaf, env) is not None and (
+                guard is None or interval(guard, env) is not None)
+            fn = compile_warp(leaf, guard, params, len(LANE_PARAMS), unwrapped)
             if fn is None:
                 return None
             col = []
@@ -759,6 +775,8 @@ def _memo_cases(
     ranges = [frame.ranges[leaf] for leaf in leaves]
     plain = _plain_combination(skeleton, ranges) if len(leaves) > 1 or not isinstance(
         skeleton, Sym) else None
+    if p is not None and (isinstance(skeleton, Sym) or (plain is not None and _affine(skeleton))):
+        return _compressed(frame, tuple(leaves), columns, plain, p)
     if len(leaves) == 1 and isinstance(skeleton, Sym):
         per_slot = columns[0]
     elif plain is not None:
@@ -784,23 +802,367 @@ def _memo_cases(
     return cases
 
 
+class _CaseList(list[_Case]):
+    """Cases of which some were left out because they repeat an earlier case.
+
+    A slot (warp and loop values) whose lane addresses are an earlier slot's plus a
+    multiple of the bank period ``p`` costs the same as that slot at every uniform shift
+    (:func:`_cost_at` keys a warp by its addresses less the multiple of ``p`` below them;
+    alignment, the bank rule and :func:`_in_bounds` see only that), so it can neither be
+    the first worst case nor the first misaligned one, nor the first to put a pattern in
+    the cost cache: the list holds the first slot of each such class, in slot order.
+    :meth:`slots` gives every slot with an active lane, for what is worked out per warp
+    or per loop value (:func:`_assumed_shape_condition`, :func:`_by_iteration`);
+    ``total`` is their number."""
+
+    def __init__(self, cases: list[_Case], count: int,
+                 slots: Callable[[], Iterator[tuple[Warp, tuple[int, ...], int]]] | None = None
+                 ) -> None:
+        super().__init__(cases)
+        self.total = count
+        self._slots = slots
+
+    def slots(self) -> Iterator[tuple[Warp, tuple[int, ...], int]]:
+        """Each slot's warp, loop values and the position of its case in the list."""
+        if self._slots is None:  # pragma: no cover - only counted lists lack them
+            raise ValueError("the slots of this list were not kept")
+        return self._slots()
+
+
+def _case_count(cases: list[_Case]) -> int:
+    """How many slots have an active lane (the cases a full list would hold)."""
+    return cases.total if isinstance(cases, _CaseList) else len(cases)
+
+
+def _case_slots(cases: list[_Case]) -> Iterator[tuple[Warp, tuple[int, ...], int]]:
+    """Every slot with an active lane, in order: its warp, loop values and the position of
+    the case that stands for it in ``cases``."""
+    if isinstance(cases, _CaseList):
+        yield from cases.slots()
+    else:
+        for i, case in enumerate(cases):
+            yield case.warp, case.loop_values, i
+
+
+_LeafClasses = list[tuple[int, int] | None]
+
+
+def _leaf_classes(frame: _Frame, leaf: Expr, column: list[list[int | None]]) -> _LeafClasses:
+    """Per slot of ``frame``: None where no lane is active, else (pattern, constant): the
+    subscript's value in every lane is the pattern (an id, equal for equal patterns and
+    equal active lanes) plus the constant, its value in the first active lane."""
+    got = frame.leaf_classes.get(leaf)
+    if got is not None:
+        return got
+    ids: dict[tuple[int | None, ...], int] = {}
+    out: _LeafClasses = []
+    for lanes in column:
+        first = next((a for a in lanes if a is not None), None)
+        if first is None:
+            out.append(None)
+            continue
+        rel = tuple([None if a is None else a - first for a in lanes])
+        out.append((ids.setdefault(rel, len(ids)), first))
+    frame.leaf_classes[leaf] = out
+    return out
+
+
+#: Per slot, its group (None: no lane active); per group, its first slot and its key:
+#: the subscripts' patterns and their constants modulo the bank period.
+_Groups = tuple[list[int | None], list[tuple[int, tuple[int, ...], tuple[int, ...]]]]
+
+
+def _slot_groups(frame: _Frame, leaves: tuple[Expr, ...],
+                 columns: list[list[list[int | None]]], p: int) -> _Groups:
+    """The slots of ``frame`` grouped by the patterns of ``leaves`` and their constants
+    modulo ``p``: every layout combines the subscripts of a group's slots into addresses
+    that differ by multiples of ``p`` (see :func:`_compressed`). Worked out once per
+    frame, subscripts and period, for every layout tried."""
+    got = frame.groups.get((leaves, p))
+    if got is not None:
+        return got
+    per_leaf = [_leaf_classes(frame, leaf, col) for leaf, col in zip(leaves, columns,
+                                                                      strict=True)]
+    index: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    of_slot: list[int | None] = []
+    groups: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    for k, classes in enumerate(zip(*per_leaf, strict=True)):
+        if classes[0] is None or any(c is None for c in classes):
+            of_slot.append(None)
+            continue
+        patterns = tuple(c[0] for c in classes if c is not None)
+        residues = tuple(c[1] % p for c in classes if c is not None)
+        key = (patterns, residues)
+        g = index.get(key)
+        if g is None:
+            g = index[key] = len(groups)
+            groups.append((k, patterns, residues))
+        of_slot.append(g)
+    out = (of_slot, groups)
+    frame.groups[(leaves, p)] = out
+    return out
+
+
+def _affine(e: Expr) -> bool:
+    """The skeleton is constants and subscripts under ``+`` and ``*`` by a constant."""
+    if isinstance(e, Const | Sym):
+        return True
+    if isinstance(e, Binary) and e.op == "+":
+        return _affine(e.lhs) and _affine(e.rhs)
+    if isinstance(e, Binary) and e.op == "*":
+        return (isinstance(e.rhs, Const) and _affine(e.lhs)) or (
+            isinstance(e.lhs, Const) and _affine(e.rhs))
+    return False
+
+
+def _compressed(
+    frame: _Frame, leaves: tuple[Expr, ...], columns: list[list[list[int | None]]],
+    plain: Callable[..., list[int | None]] | None, p: int,
+) -> _CaseList:
+    """:func:`_memo_cases`'s cases with the repeats left out (:class:`_CaseList`).
+
+    The offset is the subscripts combined by ``plain`` (plain integer arithmetic: ``+``
+    and ``*`` by constants, no wrap) or the one subscript itself, so it is affine in
+    them: a slot whose subscripts have another slot's patterns, plus constants ``d``, has
+    that slot's addresses plus ``sum(coefficient * d)``; where that is a multiple of
+    ``p`` it repeats the other. Only the first slot of each class is combined."""
+    of_slot, groups = _slot_groups(frame, leaves, columns, p)
+    n = len(leaves)
+    if plain is None:
+        coefficients = [1]
+    else:
+        zero = plain(*([0] for _ in range(n)))[0]
+        assert zero is not None
+        coefficients = []
+        for i in range(n):
+            unit = plain(*([1 if j == i else 0] for j in range(n)))[0]
+            assert unit is not None
+            coefficients.append(unit - zero)
+    count = sum(g is not None for g in of_slot)
+    if count > _MAX_CASES:
+        raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
+    reps: dict[tuple[tuple[int, ...], int], int] = {}
+    at_group: list[int] = []
+    cases: list[_Case] = []
+    for k, patterns, residues in groups:
+        key = (patterns, sum(c * r for c, r in zip(coefficients, residues, strict=True)) % p)
+        at = reps.get(key)
+        if at is None:
+            check_budget()
+            warp, lv = frame.slots[k]
+            addrs = columns[0][k] if plain is None else plain(*(c[k] for c in columns))
+            at = reps[key] = len(cases)
+            cases.append(_Case(warp, lv, addrs))
+        at_group.append(at)
+    slots = frame.slots
+
+    def every_slot() -> Iterator[tuple[Warp, tuple[int, ...], int]]:
+        for (warp, lv), g in zip(slots, of_slot, strict=True):
+            if g is not None:
+                yield warp, lv, at_group[g]
+
+    return _CaseList(cases, count, every_slot)
+
+
+# --- offsets affine in threadIdx.x: one evaluation per warp ---------------------------------
+
+_TX = THREAD_IDX[0]
+_COMPARES: dict[str, Callable[[int, int], bool]] = {
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+}
+
+
+def _reads_tx(e: Expr) -> bool:
+    return any(s.name == _TX for s in free_symbols(e))
+
+
+def _tx_affine(e: Expr) -> bool:
+    """Every node of ``e`` that reads threadIdx.x is threadIdx.x, a cast, ``+``, ``-``,
+    a negation or a product with a factor that does not read it: ``e`` is then
+    ``a + b * threadIdx.x`` with ``a`` and ``b`` the same in every lane of a warp (where
+    no operation wraps)."""
+    if not _reads_tx(e):
+        return True
+    if isinstance(e, Sym):
+        return True
+    if isinstance(e, Cast) or (isinstance(e, Unary) and e.op in ("-", "+")):
+        return _tx_affine(e.operand)
+    if isinstance(e, Binary):
+        if e.op in ("+", "-"):
+            return _tx_affine(e.lhs) and _tx_affine(e.rhs)
+        if e.op == "*":
+            return (_tx_affine(e.lhs) and not _reads_tx(e.rhs)) or (
+                _tx_affine(e.rhs) and not _reads_tx(e.lhs))
+    return False
+
+
+def _consecutive(warps: list[Warp]) -> bool:
+    """Each warp is 32 lanes of consecutive threadIdx.x, every other value shared."""
+    for w in warps:
+        first, last = w.lanes[0], w.lanes[-1]
+        if len(w.lanes) != 32 or first is None or last is None or any(
+                ln is None for ln in w.lanes) or last[0] != first[0] + 31 or last[1:] != first[1:]:
+            return False
+    return True
+
+
+def _ranges(warps: list[Warp], loops: tuple[str, ...],
+            sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+            values: tuple[int, ...]) -> dict[str, tuple[int, int]]:
+    """The least and greatest value of each symbol over the lanes of ``warps``, the loop
+    values and the uniform values (for :func:`~cudalint.model.evaluate.interval`)."""
+    env = dict(_lane_ranges(warps))
+    for n in loops:
+        seen = [v for seq in sequences[n].values() for v in seq]
+        if seen:
+            env[n] = (min(seen), max(seen))
+    for n, v in zip(free, values, strict=True):
+        env[n] = (v, v)
+    return env
+
+
+def _lane_ranges(warps: list[Warp]) -> dict[str, tuple[int, int]]:
+    """Per thread and shape value, its least and greatest value over the lanes of
+    ``warps`` (remembered for the last few lists of warps of this thread)."""
+    kept: list[tuple[list[Warp], dict[str, tuple[int, int]]]] | None = getattr(
+        _memo_local, "lane_ranges", None)
+    if kept is None:
+        kept = _memo_local.lane_ranges = []
+    for ws, got in kept:
+        if len(ws) == len(warps) and all(a is b for a, b in zip(ws, warps, strict=True)):
+            return got
+    lanes = [ln for w in warps for ln in w.lanes if ln is not None]
+    out = {name: (min(ln[i] for ln in lanes), max(ln[i] for ln in lanes))
+           for i, name in enumerate(LANE_PARAMS)} if lanes else {}
+    if len(kept) >= 8:
+        del kept[0]
+    kept.append((list(warps), out))
+    return out
+
+
+def _affine_cases(
+    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    values: tuple[int, ...], p: int | None,
+) -> _CaseList | None:
+    """:func:`_build_cases` without evaluating every lane, where each warp's lanes are
+    consecutive threadIdx.x sharing every other value (the assumed shape; a known one
+    whose blockDim.x is a multiple of 32), the offset is affine in threadIdx.x and each
+    conjunct of the guard that reads it compares two such expressions, and no operation
+    on the way can wrap (:func:`~cudalint.model.evaluate.interval` over the values the
+    warps, loops and uniform values take). Then a lane's value is the warp's first
+    lane's plus the lane number times the step from lane 0 to lane 1: each slot costs two
+    evaluations of each part,
+    and a slot whose active lanes and step are an earlier slot's and whose first address
+    differs from it by a multiple of ``p`` repeats it (:class:`_CaseList`; without ``p``
+    every slot is kept). The same
+    values and errors as evaluating lane by lane: a part that does not read threadIdx.x
+    has one value (or error) in every lane, and is evaluated where a lane reaches it.
+    None where it does not apply."""
+    if not warps or not _consecutive(warps):
+        return None
+    parts = _conjuncts(guard) if guard is not None else []
+    compares: list[tuple[Expr, Expr, str] | None] = []
+    for part in parts:
+        if not _reads_tx(part):
+            compares.append(None)
+        elif isinstance(part, Binary) and part.op in _COMPARES and _tx_affine(part.lhs) \
+                and _tx_affine(part.rhs):
+            compares.append((part.lhs, part.rhs, part.op))
+        else:
+            return None
+    if not _tx_affine(offset):
+        return None
+    env = _ranges(warps, loops, sequences, free, values)
+    reading = [offset] + [x for c in compares if c is not None for x in c[:2]]
+    if any(interval(x, env) is None for x in reading):
+        return None
+    params = (*LANE_PARAMS, *loops, *free)
+    off = compile_expr(offset, params, True)
+    tests: list[tuple[Callable[..., int], Callable[..., int] | None, str]] = []
+    for part, cmp in zip(parts, compares, strict=True):
+        if cmp is None:
+            tests.append((compile_expr(part, params), None, ""))
+        else:
+            tests.append((compile_expr(cmp[0], params, True), compile_expr(cmp[1], params, True),
+                          cmp[2]))
+    lanes32 = range(32)
+    every = tuple(lanes32)
+    reps: dict[object, int] = {}
+    cases: list[_Case] = []
+    kept: list[tuple[Warp, tuple[int, ...], int]] = []
+    for warp in warps:
+        check_budget()
+        first = warp.lanes[0]
+        second = warp.lanes[1]
+        assert first is not None and second is not None
+        shp = first[3:6]
+        combos = itertools.product(*(sequences[n][shp] for n in loops)) if loops else [()]
+        for lv in combos:
+            a0 = (*first, *lv, *values)
+            a1 = (*second, *lv, *values)
+            alive: tuple[int, ...] = every
+            for f, g, op in tests:
+                if not alive:
+                    break
+                if g is None:
+                    if not f(*a0):
+                        alive = ()
+                    continue
+                x0, y0 = f(*a0), g(*a0)
+                dx, dy = f(*a1) - x0, g(*a1) - y0
+                test = _COMPARES[op]
+                alive = tuple([ln for ln in alive if test(x0 + ln * dx, y0 + ln * dy)])
+            if not alive:
+                continue
+            base = off(*a0)
+            step = off(*a1) - base
+            if len(kept) >= _MAX_CASES:
+                raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
+            key = (alive, step, base % p) if p is not None else len(kept)
+            at = reps.get(key)
+            if at is None:
+                at = reps[key] = len(cases)
+                on = set(alive)
+                cases.append(_Case(warp, tuple(lv), [base + ln * step if ln in on else None
+                                                     for ln in lanes32]))
+            kept.append((warp, tuple(lv), at))
+    return _CaseList(cases, len(kept), lambda: iter(kept))
+
+
 def _build_cases(
     offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
     sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
-    values: tuple[int, ...],
+    values: tuple[int, ...], p: int | None = None,
 ) -> list[_Case]:
+    """The cases of every slot (warp and loop values) where some lane is active, in slot
+    order. With the bank period ``p`` (callers that read :class:`_CaseList`), a case that
+    repeats an earlier one's pattern may be left out."""
     memo: CaseMemo | None = getattr(_memo_local, "memo", None)
     if memo is not None:
         try:
-            reused = _memo_cases(memo, offset, guard, warps, loops, sequences, free, values)
+            reused = _memo_cases(memo, offset, guard, warps, loops, sequences, free, values,
+                                 p)
         except RecursionError:  # an offset too deep to hash: evaluate it plainly
             reused = None
         if reused is not None:
             return reused
+    else:
+        try:
+            affine = _affine_cases(offset, guard, warps, loops, sequences, free, values, p)
+        except RecursionError:  # too deep to analyse: evaluate it plainly
+            affine = None
+        if affine is not None:
+            return affine
     params = (*LANE_PARAMS, *loops, *free)
     # The offset (and guard) compiled to one function per warp: the same values and
-    # errors as compile_expr's per-lane functions, one call per warp (None: too deep).
-    per_warp = compile_warp(offset, guard, params, len(LANE_PARAMS))
+    # errors as compile_expr's per-lane functions, one call per warp (None: too deep);
+    # with plain integer arithmetic where no operation can wrap for these values.
+    env = _ranges(warps, loops, sequences, free, values)
+    plain = interval(offset, env) is not None and (
+        guard is None or interval(guard, env) is not None)
+    per_warp = compile_warp(offset, guard, params, len(LANE_PARAMS), plain)
     off = grd = None
     if per_warp is None:
         off = compile_expr(offset, params)
@@ -832,7 +1194,30 @@ def _build_cases(
                 cases.append(_Case(warp, tuple(lv), addrs))
             if len(cases) > _MAX_CASES:
                 raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
-    return cases
+    return cases if p is None else _repeats_left_out(cases, p)
+
+
+def _repeats_left_out(cases: list[_Case], p: int) -> list[_Case]:
+    """``cases`` as a :class:`_CaseList`: the first case of each pattern of addresses
+    relative to the bank period (the key of :func:`_cost_at`'s cache), every case a slot
+    of it. A later case with an earlier one's pattern is that case moved by a multiple
+    of ``p``."""
+    reps: dict[tuple[int | None, ...], int] = {}
+    kept: list[_Case] = []
+    slots: list[tuple[Warp, tuple[int, ...], int]] = []
+    for case in cases:
+        addrs = case.addresses
+        present = [a for a in addrs if a is not None]
+        low = min(present) // p * p
+        key = tuple([None if a is None else a - low for a in addrs])
+        at = reps.get(key)
+        if at is None:
+            at = reps[key] = len(kept)
+            kept.append(case)
+        slots.append((case.warp, case.loop_values, at))
+    if len(kept) == len(cases):
+        return cases
+    return _CaseList(kept, len(cases), lambda: iter(slots))
 
 
 class _TooComplex(Exception):
@@ -899,11 +1284,17 @@ def _in_bounds(
         return None
     form = atomic_form(access)
     best: tuple[Cost, list[int | None]] | None = None
+    # Window starts that keep the same lanes give the same window: costed once.
+    seen: set[tuple[int | None, ...]] = set()
     for x in sorted(set(present)):
         window = [a if a is not None and x <= a and a + width <= x + size else None
                   for a in addrs]
         if not any(a is not None for a in window):
             continue
+        key = tuple(window)
+        if key in seen:
+            continue
+        seen.add(key)
         c = warp_cost(window, width, access.kind, arch, bank_mode, form, matrix=access.matrix)
         if best is None or (c.ways, c.wavefronts) > (best[0].ways, best[0].wavefronts):
             best = (c, window)
@@ -967,12 +1358,14 @@ def _worst_over_shifts(
 def _base_values(
     offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
     sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    p: int | None = None,
 ) -> tuple[tuple[int, ...], list[_Case]]:
     last: Exception | None = None
     for v in _BASE_VALUES:
         values = tuple(v for _ in free)
         try:
-            return values, _build_cases(offset, guard, warps, loops, sequences, free, values)
+            return values, _build_cases(offset, guard, warps, loops, sequences, free, values,
+                                        p)
         except EVAL_ERRORS as e:
             last = e
     raise EvalError(str(last) if last is not None else "no value")
@@ -1021,13 +1414,13 @@ def _names(names: Iterable[str]) -> str:
     return ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def _cause(reason: str) -> str:
-    """A frontend reason as the object of "depends on": ``'pos' is assigned in a loop``
-    reads ``'pos', which is assigned in a loop``."""
-    m = re.match(r"('[^']*') (is|has|was) ", reason)
-    if m is not None:
-        return f"{m.group(1)}, which {reason[len(m.group(1)) + 1:]}"
-    return reason
+def _cause(opaque: Opaque) -> str:
+    """An opaque value's reason as the object of "depends on": ``'pos' is assigned in a
+    loop`` (``name`` pos, ``clause`` is assigned in a loop) reads ``'pos', which is
+    assigned in a loop``."""
+    if opaque.name is not None and opaque.clause.startswith(("is ", "has ", "was ")):
+        return f"'{opaque.name}', which {opaque.clause}"
+    return opaque.reason
 
 
 def _gcd(a: int, b: int) -> int:
@@ -1137,17 +1530,20 @@ def _assumed_shape_condition(
     values: set[tuple[float, int, int]] = set()
     for r in shifts:
         per_warp: dict[int, tuple[float, int, int]] = {}
+        costs: list[tuple[float, int, int]] = []
         for case in cases:
             addrs = (case.addresses if r == 0
                      else [None if a is None else a + r for a in case.addresses])
             c = _cost_at(addrs, access, arch, bank_mode, p, cache)
             if c is None:
                 break
-            i = index[id(case.warp)]
-            k = (c.ways, c.wavefronts, c.ideal)
-            if i not in per_warp or k > per_warp[i]:
-                per_warp[i] = k
+            costs.append((c.ways, c.wavefronts, c.ideal))
         else:
+            for warp, _, at in _case_slots(cases):
+                i = index[id(warp)]
+                k = costs[at]
+                if i not in per_warp or k > per_warp[i]:
+                    per_warp[i] = k
             for shp, held in groups:
                 ks = [per_warp[i] for i in held if i in per_warp]
                 if not ks:
@@ -1318,6 +1714,7 @@ def _prove(
 
     shape_note: str | None = None
     widened_note: str | None = None
+    widened_as: ReasonKind = "cause"
     #: The array's size where it bounds the lanes costed together (_in_bounds); only
     #: where the uniform values shift the whole warp (the separable case).
     in_bounds = [0]
@@ -1325,13 +1722,15 @@ def _prove(
     def result(
         status: Status, cost: Cost | None, reason: str | None,
         outcome: _Outcome | None = None, formula: str | None = None,
+        kind: ReasonKind = "cause",
     ) -> AccessResult:
+        """The result; ``kind`` says whether ``reason`` is a condition or a cause."""
         case = outcome.case if outcome is not None else None
         if widened_note is not None and status == "proved" and cost is not None \
                 and cost.wavefronts > cost.ideal:
-            status, reason = "worst-case", widened_note
+            status, reason, kind = "worst-case", widened_note, widened_as
         if shape_note is not None and status == "proved":
-            status, reason = "worst-case", "worst over " + shape_note
+            status, reason, kind = "worst-case", "worst over " + shape_note, "cause"
         elif shape_note is not None and status == "worst-case":
             reason = f"{reason}; over {shape_note}"
         lanes = outcome.lane_addresses() if outcome is not None else None
@@ -1358,7 +1757,7 @@ def _prove(
             conflict=cost.conflict if cost else None,
             warp=case.warp.index if case is not None else None,
             lane_addresses=lanes,
-            ways_formula=formula,
+            ways_formula=formula, reason_kind=kind if reason is not None else None,
         )
 
     if access.unknown_reason:
@@ -1378,7 +1777,7 @@ def _prove(
     try:
         offset = _without_opaques(access.offset, opaques)
     except _LaneOpaque as e:
-        return result("unknown", None, f"the index depends on {_cause(e.reason)}")
+        return result("unknown", None, f"the index depends on {_cause(e.opaque)}")
     guard = access.guard
     guard_note: str | None = None
     #: Why conjuncts of the guard were left out (each widens the active lanes).
@@ -1392,7 +1791,7 @@ def _prove(
             try:
                 kept.append(_without_opaques(part, opaques))
             except _LaneOpaque as e:
-                guard_causes.append(_cause(e.reason))
+                guard_causes.append(_cause(e.opaque))
         guard = _conjoined(kept)
     if shape.dims is not None or shape.fixed is not None:
         known = {n: v for n, v in zip(BLOCK_DIM, shape.reported or (), strict=True)
@@ -1436,6 +1835,7 @@ def _prove(
             sequences.update(bounded.sequences)
             if bounded.widened and bounded.partial:
                 widened_note = widened_reason(bounded.widened)
+                widened_as = widened_kind(bounded.widened)
     loops = tuple(sorted(sequences))
     if guard is not None:
         lane_names = ENUMERATED | set(loops)
@@ -1493,7 +1893,7 @@ def _prove(
             if array is not None and array.base_offset is None:
                 in_bounds[0] = array.size_bytes
                 cache = _Costs(in_bounds[0])
-            values, cases = _base_values(offset, guard, warps, loops, sequences, free)
+            values, cases = _base_values(offset, guard, warps, loops, sequences, free, p)
             if not cases:
                 return replace(result("unknown", None, NOT_EXECUTED), executed=False)
             if base is None:
@@ -1510,28 +1910,32 @@ def _prove(
             if len(distinct) > 1:
                 coeffs = sp.coefficients if sp.uniform_symbols else ()
                 cond = _condition(worst.shift - (base or 0), coeffs, values, free, p, array)
-                return result("worst-case", worst.cost, cond, worst)
+                return result("worst-case", worst.cost, cond, worst, kind="condition")
             if shape.dims is None and shape_note is None:
                 by_shape = _assumed_shape_condition(
                     cases, outcomes, warps, frozenset(needed), shape.max_threads, access, arch,
                     bank_mode, cache, shape.fixed,
                 )
                 if by_shape is not None:
-                    return result("worst-case", worst.cost, by_shape[0], worst, by_shape[1])
+                    return result("worst-case", worst.cost, by_shape[0], worst, by_shape[1],
+                                  kind="condition")
             if loops:
                 per_iteration = _by_iteration(cases, worst.shift, access, arch, bank_mode, cache)
                 if len({(c.wavefronts, c.ideal) for c in per_iteration.values()}) > 1:
                     at = max(per_iteration, key=lambda k: (per_iteration[k].ways,
                                                            per_iteration[k].wavefronts))
                     label = _loop_label(loops, at, _index_counters(all_syms, warps))
-                    label = ("in " if label.startswith("iteration") else "when ") + label
-                    return result("worst-case", worst.cost, label,
-                                  worst)
+                    # "in iteration 4 of the 'd' loop": where; "when s = 4": a condition
+                    in_iteration = label.startswith("iteration")
+                    label = ("in " if in_iteration else "when ") + label
+                    return result("worst-case", worst.cost, label, worst,
+                                  kind="cause" if in_iteration else "condition")
             if guard_note is not None and worst.cost.wavefronts > worst.cost.ideal \
                     and not access.collective:
                 # (a warp-collective op runs in every lane of the warp or in none)
                 return result("worst-case", worst.cost,
-                              f"if every lane passes the guard ({guard_note})", worst)
+                              f"if every lane passes the guard ({guard_note})", worst,
+                              kind="condition")
             return result("proved", worst.cost, None, worst)
         if len(sp.entangled) == 1 and linear_in(offset, sp.entangled[0]):
             try:
@@ -1556,16 +1960,36 @@ def _by_iteration(
 ) -> dict[tuple[int, ...], Cost]:
     """Worst cost over warps for each combination of loop-variable values."""
     p = period(arch, bank_mode, access.width)
+    costs = [_cost_at([None if a is None else a + shift for a in case.addresses], access,
+                      arch, bank_mode, p, cache) for case in cases]
     out: dict[tuple[int, ...], Cost] = {}
-    for case in cases:
-        shifted = [None if a is None else a + shift for a in case.addresses]
-        cost = _cost_at(shifted, access, arch, bank_mode, p, cache)
+    for _, loop_values, at in _case_slots(cases):
+        cost = costs[at]
         if cost is None:
             continue
-        prev = out.get(case.loop_values)
+        prev = out.get(loop_values)
         if prev is None or (cost.ways, cost.wavefronts) > (prev.ways, prev.wavefronts):
-            out[case.loop_values] = cost
+            out[loop_values] = cost
     return out
+
+
+def _distinct_linear(cases: list[_Case], slopes: list[list[int]], p: int
+                     ) -> tuple[list[_Case], list[list[int]]]:
+    """The first case of each (pattern of addresses relative to the bank period, slopes):
+    a later one is the earlier moved by a multiple of ``p`` at every S (as in
+    :func:`_distinct_patterns`), so it costs the same at every S and shift."""
+    seen: set[tuple[object, ...]] = set()
+    kept: list[_Case] = []
+    kept_slopes: list[list[int]] = []
+    for case, g in zip(cases, slopes, strict=True):
+        present = [a for a in case.addresses if a is not None]
+        low = min(present) // p * p if present else 0
+        key = (tuple([None if a is None else a - low for a in case.addresses]), tuple(g))
+        if key not in seen:
+            seen.add(key)
+            kept.append(case)
+            kept_slopes.append(g)
+    return kept, kept_slopes
 
 
 def _prove_linear(
@@ -1585,6 +2009,8 @@ def _prove_linear(
     _, cases, slopes = _linear_cases(offset, guard, warps, loops, sequences, free, s_index)
     if not cases:
         return replace(result("unknown", None, NOT_EXECUTED), executed=False)
+    count = len(cases)
+    cases, slopes = _distinct_linear(cases, slopes, period(arch, bank_mode, access.width))
     close = _closeness(arch)
     span = _bank_span(arch, bank_mode)
     specials: set[int] = set()
@@ -1606,7 +2032,7 @@ def _prove_linear(
     far = (reach // span + 2) * span + max(abs(v) for v in specials | {0}) // span * span
     p = period(arch, bank_mode, access.width)
     shifts = range(0, p, align) if base is None else (base % p,)
-    if len(cases) * (span + len(specials)) * len(shifts) > _MAX_EVALUATIONS:
+    if count * (span + len(specials)) * len(shifts) > _MAX_EVALUATIONS:
         raise _NotLinear()
 
     seen: set[tuple[int, int]] = set()  # every (wavefronts, ideal) met, over S and shifts
@@ -1682,7 +2108,7 @@ def _prove_linear(
     if formula and exceptions:
         formula += " except " + name + " in {" + ", ".join(map(str, exceptions[:6])) + (
             ", ...}" if len(exceptions) > 6 else "}")
-    return result("worst-case", worst.cost, cond, worst, formula)
+    return result("worst-case", worst.cost, cond, worst, formula, kind="condition")
 
 
 #: Uniform values whose every value a search may stand for: the built-in indices.
@@ -1708,7 +2134,7 @@ def _unprovable_reason(names: list[str]) -> str:
 def _sampled_cases(
     offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
     sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
-    values: tuple[int, ...],
+    values: tuple[int, ...], p: int | None = None,
 ) -> list[_Case]:
     """:func:`_build_cases` for :func:`_sampled`, remembering the last sampled offset's
     cases on this thread (one file's analysis): accesses with the same offset, guard and
@@ -1716,19 +2142,19 @@ def _sampled_cases(
     base) share them instead of evaluating every sample again. A pure function of its
     arguments; only successful evaluations are kept."""
     try:
-        return _kept_sampled_cases(offset, guard, warps, loops, sequences, free, values)
+        return _kept_sampled_cases(offset, guard, warps, loops, sequences, free, values, p)
     except RecursionError:  # an offset too deep to compare: evaluate it plainly
-        return _build_cases(offset, guard, warps, loops, sequences, free, values)
+        return _build_cases(offset, guard, warps, loops, sequences, free, values, p)
 
 
 def _kept_sampled_cases(
     offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
     sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
-    values: tuple[int, ...],
+    values: tuple[int, ...], p: int | None = None,
 ) -> list[_Case]:
     seq_key = tuple(tuple(sorted((k, tuple(v)) for k, v in sequences[n].items()))
                     for n in loops)
-    key = (offset, guard, loops, seq_key, free)
+    key = (offset, guard, loops, seq_key, free, p)
     kept: list[_SampledEntry] | None = getattr(_memo_local, "sampled", None)
     if kept is None:
         kept = _memo_local.sampled = []
@@ -1743,15 +2169,15 @@ def _kept_sampled_cases(
     kept.append(entry)  # the most recently used last
     packed = entry[2].get(values)
     if packed is not None:
-        slots, flat = packed
+        slots, flat, count = packed
         out: list[_Case] = []
         at = 0
         for warp, lv in slots:
             n = len(warp.lanes)
             out.append(_Case(warp, lv, [None if a == _NO_LANE else a for a in flat[at:at + n]]))
             at += n
-        return out
-    cases = _build_cases(offset, guard, warps, loops, sequences, free, values)
+        return out if count == len(out) else _CaseList(out, count)
+    cases = _build_cases(offset, guard, warps, loops, sequences, free, values, p)
     try:  # kept as machine integers: a tenth of the memory of the lists
         flat = array("q", [_NO_LANE if a is None else a for c in cases for a in c.addresses])
     except OverflowError:
@@ -1759,17 +2185,17 @@ def _kept_sampled_cases(
     if any(len(c.addresses) != len(c.warp.lanes) for c in cases) or _NO_LANE in [
             a for c in cases for a in c.addresses]:
         return cases  # not representable: not kept
-    entry[2][values] = ([(c.warp, c.loop_values) for c in cases], flat)
+    entry[2][values] = ([(c.warp, c.loop_values) for c in cases], flat, _case_count(cases))
     return cases
 
 
 #: An inactive lane in a kept sample (no address is this low: it is not kept then).
 _NO_LANE = -(1 << 63)
 #: One sampled offset's cases per sample: (key, warps, (warp and loop values per case,
-#: the cases' addresses end to end) by sample values).
+#: the cases' addresses end to end, the number of slots they stand for) by sample values).
 _SampledEntry = tuple[tuple[object, ...], list[Warp],
                       dict[tuple[int, ...], tuple[list[tuple[Warp, tuple[int, ...]]],
-                                              "array[int]"]]]
+                                              "array[int]", int]]]
 #: Sampled offsets whose cases a thread keeps (each at most about _MAX_EVALUATIONS cases).
 _SAMPLED_KEPT = 3
 
@@ -1797,10 +2223,10 @@ def _sampled(
     for values in itertools.product(range(n), repeat=len(free)):
         check_budget()
         try:
-            cases = _sampled_cases(offset, guard, warps, loops, sequences, free, values)
+            cases = _sampled_cases(offset, guard, warps, loops, sequences, free, values, p)
         except EVAL_ERRORS:
             continue
-        evaluations += len(cases) * len(at_base)
+        evaluations += _case_count(cases) * len(at_base)
         if evaluations > _MAX_EVALUATIONS:
             break
         for o in _worst_over_shifts(cases, at_base, access, arch, bank_mode, cache).values():
@@ -1883,13 +2309,35 @@ def _worse(a: AccessResult, b: AccessResult) -> AccessResult:
 def _not_analyzed(access: Access, shape: Shape, arch: Arch, bank_mode: int) -> AccessResult:
     return AccessResult(
         access=access, arch=arch.name, bank_mode=bank_mode, status="unknown",
-        wavefronts=None, ideal_wavefronts=None, reason=NOT_ANALYZED,
+        wavefronts=None, ideal_wavefronts=None, reason=NOT_ANALYZED, reason_kind="cause",
         block_dim=shape.reported, block_dim_source=shape.source,
     )
 
 
+#: Installed by a long-lived process (the language server's worker) with
+#: :func:`use_analysis_cache`: analyses of kernels whose inputs did not change are reused
+#: (cudalint.model.slices); the results are the same.
+_analysis_cache: Callable[[TranslationUnit, Options], list[AccessResult]] | None = None
+
+
+def use_analysis_cache(on: bool = True) -> None:
+    """Let :func:`analyze` in this process reuse the analyses of unchanged kernels (see
+    cudalint.model.slices), or (``on`` False) stop it."""
+    global _analysis_cache
+    from cudalint.model.slices import AnalysisCache
+
+    _analysis_cache = AnalysisCache(_analyze) if on else None
+
+
 def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
     """One result per access x bank mode, in source order."""
+    cache = _analysis_cache
+    if cache is not None:
+        return cache(tu, options)
+    return _analyze(tu, options)
+
+
+def _analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
     arch = parse_arch(options.arch)
     kernels = {k.name: k for k in tu.kernels}
     arrays = {a.key: a for a in tu.arrays}

@@ -8,6 +8,13 @@ from typing import Literal
 from cudalint.ir import Access, BlockDimSource
 
 Status = Literal["proved", "worst-case", "unknown"]
+#: How a result's ``reason`` relates to its numbers, so that a rule words it without
+#: reading it: a *condition* names the values for which the numbers hold and reads on
+#: from them (``when S % 4 == 1``, ``for some values of n``, ``if every lane passes the
+#: guard``); a *cause* says why there is no exact number, or where the stated one is
+#: reached, and is set off by a colon (``the index depends on 'pos', which ...``, ``in
+#: iteration 4 of the 'd' loop``).
+ReasonKind = Literal["condition", "cause"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,8 @@ class AccessResult:
     #: values (code for another template argument or block size): it costs nothing here
     #: and is dropped where another record of the same access is executed.
     executed: bool = True
+    #: Whether ``reason`` is a condition or a cause (:data:`ReasonKind`); None without one.
+    reason_kind: ReasonKind | None = None
     #: The worst warp's byte address per lane (None: inactive lane), as costed: the
     #: offset from the array's base plus the worst start of the array modulo the bank
     #: period (see docs/bank-model.md, "Shifts"). None when no warp was costed. For the

@@ -25,6 +25,7 @@ conjuncts (an ``if`` in the loop body) are kept as they are.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, replace
 
 from cudalint.ir import (
@@ -41,11 +42,12 @@ from cudalint.ir import (
     Sym,
     Unary,
 )
-from cudalint.model.evaluate import EVAL_ERRORS, compile_expr, free_symbols
+from cudalint.model.evaluate import EVAL_ERRORS, compile_expr, free_symbols, interval
 from cudalint.model.poly import expand, mono_names
+from cudalint.model.results import ReasonKind
 from cudalint.model.warps import ENUMERATED, Warp
 
-__all__ = ["Bounded", "bound_counters", "is_counter", "widened_reason"]
+__all__ = ["Bounded", "bound_counters", "is_counter", "widened_kind", "widened_reason"]
 
 #: The iteration count of a loop whose variable starts at a lane-dependent value.
 _COUNTER = re.compile(r"k@L\d+")
@@ -177,26 +179,67 @@ class Bounded:
 
 def _exits(conj: Expr, counter: str, warps: list[Warp]) -> dict[tuple[int, ...], int] | None:
     """Per block shape, the number of iterations in which some lane passes ``conj``;
-    None when a lane still passes after MAX_ITERATIONS or the value is undefined."""
-    params = (*THREAD_IDX, *BLOCK_DIM, counter)
+    None when a lane still passes after MAX_ITERATIONS or the value is undefined.
+
+    Remembered for the last few lists of warps (each access of a loop, and every layout
+    a fix tries, asks again), and worked out once per distinct values of the thread and
+    shape values ``conj`` reads (lanes of other warps and shapes repeat them)."""
+    kept: list[_Exits] | None = getattr(_exits_local, "kept", None)
+    if kept is None:
+        kept = _exits_local.kept = []
     try:
-        fn = compile_expr(conj, params)
+        key = (conj, counter, len(warps), id(warps[0]) if warps else 0)
+        for k, kept_warps, got in kept:
+            if k == key and all(a is b for a, b in zip(kept_warps, warps, strict=True)):
+                return got
+    except RecursionError:  # too deep to compare: work it out
+        key = None
+    got = _lane_exits(conj, counter, warps)
+    if key is not None:
+        if len(kept) >= _EXITS_KEPT:
+            del kept[0]
+        kept.append((key, list(warps), got))
+    return got
+
+
+#: An answer of :func:`_exits`: (key, warps, answer); the last few are kept per thread.
+_Exits = tuple[tuple[object, ...], list[Warp], "dict[tuple[int, ...], int] | None"]
+_exits_local = threading.local()
+_EXITS_KEPT = 16
+
+
+def _lane_exits(conj: Expr, counter: str, warps: list[Warp]
+                ) -> dict[tuple[int, ...], int] | None:
+    params = (*THREAD_IDX, *BLOCK_DIM, counter)
+    lanes = [ln for w in warps for ln in w.lanes if ln is not None]
+    env = {n: (min(ln[i] for ln in lanes), max(ln[i] for ln in lanes))
+           for i, n in enumerate(params[:-1])} if lanes else {}
+    env[counter] = (0, MAX_ITERATIONS + 1)
+    try:  # plain integer arithmetic where no operation can wrap (the same values)
+        fn = compile_expr(conj, params, interval(conj, env) is not None)
     except EVAL_ERRORS:
         return None
+    read = {s.name for s in free_symbols(conj)}
+    used = [i for i, n in enumerate(params[:-1]) if n in read]
+    done: dict[tuple[int, ...], int] = {}
     out: dict[tuple[int, ...], int] = {}
     for warp in warps:
         for lane in warp.lanes:
             if lane is None:
                 continue
             shp = lane[3:6]
-            k = 0
-            try:
-                while fn(*lane, k):
-                    k += 1
-                    if k > MAX_ITERATIONS:
-                        return None
-            except EVAL_ERRORS:
-                return None
+            values = tuple([lane[i] for i in used])
+            k = done.get(values, -1)
+            if k < 0:
+                k = 0
+                try:
+                    while fn(*lane, k):
+                        k += 1
+                        if k > MAX_ITERATIONS:
+                            return None
+                except EVAL_ERRORS:
+                    return None
+                done[values] = k
             out[shp] = max(out.get(shp, 0), k)
     return out
 
@@ -259,6 +302,14 @@ def bound_counters(guard: Expr, warps: list[Warp], known: set[str]) -> Bounded |
     if not sequences and not widened:
         return None
     return Bounded(_join(parts), sequences, tuple(widened), partial)
+
+
+def widened_kind(widened: tuple[str, ...]) -> ReasonKind:
+    """How :func:`widened_reason` reads: a condition (``when blockIdx.x == 0 ...``) when
+    it names one block and no loop, else a cause (``in the first iteration of ...``)."""
+    loops = [n for n in widened if is_counter(n)]
+    blocks = [n for n in widened if not is_counter(n)]
+    return "condition" if not loops and len(blocks) == 1 else "cause"
 
 
 def widened_reason(widened: tuple[str, ...]) -> str:

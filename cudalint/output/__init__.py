@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from cudalint.api import FileReport
+if TYPE_CHECKING:
+    from cudalint.checker import FileReport
 
 __all__ = ["FORMATS", "RenderOptions", "render"]
 
@@ -23,14 +25,18 @@ class RenderOptions:
     max_unknown: float = 50.0
 
 
-Renderer = Callable[[Sequence[FileReport], RenderOptions], str]
+Renderer = Callable[[Sequence["FileReport"], RenderOptions], str]
 
 
-def _renderers() -> dict[str, Renderer]:
-    from cudalint.output import concise, github, json, sarif, text
+def _renderer(fmt: str) -> Renderer:
+    """The renderer of ``fmt``, importing only its module."""
+    import importlib
 
-    return {"text": text.render, "concise": concise.render, "json": json.render,
-            "sarif": sarif.render, "github": github.render}
+    if fmt not in FORMATS:
+        raise KeyError(fmt)
+    module = importlib.import_module(f"cudalint.output.{fmt}")
+    renderer: Renderer = module.render
+    return renderer
 
 
 #: The values ``--format`` accepts.
@@ -38,4 +44,4 @@ FORMATS = ("text", "concise", "json", "sarif", "github")
 
 
 def render(fmt: str, reports: Sequence[FileReport], options: RenderOptions) -> str:
-    return _renderers()[fmt](reports, options)
+    return _renderer(fmt)(reports, options)

@@ -59,7 +59,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _array_name(result: AccessResult) -> str:
-    return result.access.array.rsplit("::", 1)[-1]
+    return result.access.array_name or result.access.array  # the key: built by hand
 
 
 def describe(result: AccessResult) -> tuple[str, str, str]:

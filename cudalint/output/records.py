@@ -65,7 +65,7 @@ def access_fields(ctx: FileContext, result: AccessResult) -> dict[str, Any]:
     conflict = result.conflict
     return {
         "kernel": access.kernel,
-        "array": ctx.array_name(access.array),
+        "array": ctx.array_name(access),
         "kind": access.kind,
         "width": access.width,
         "arch": result.arch,

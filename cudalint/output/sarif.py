@@ -216,7 +216,7 @@ def _fingerprint_key(columns: _Columns, root: str, report: FileReport,
         from cudalint.rules import FileContext
 
         ctx = FileContext(path=report.path, unit=report.unit, results=report.results)
-        array = ctx.array_name(access.array)
+        array = ctx.array_name(access)
     return (d.code, rel, access.kernel, array, " ".join(access.text.split()) or line)
 
 

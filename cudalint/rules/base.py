@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from cudalint.diagnostics import Diagnostic, Fix, Severity
-from cudalint.ir import Launch, Span, TranslationUnit
+from cudalint.ir import Access, Launch, Span, TranslationUnit
 from cudalint.model.arch import ArchError, parse_arch
 from cudalint.model.explain import serialization
 from cudalint.model.results import AccessResult, BankConflict, shape_text
@@ -48,11 +48,14 @@ class FileContext:
             pass
         return file
 
-    def array_name(self, key: str) -> str:
-        try:
-            return self.unit.array(key).name
+    def array_name(self, access: Access) -> str:
+        """The name of the array ``access`` is on, as declared (``tile``)."""
+        if access.array_name:
+            return access.array_name
+        try:  # a record built by hand: its unit's array
+            return self.unit.array(access.array).name
         except KeyError:
-            return key.rsplit("::", 1)[-1]
+            return access.array
 
 
 @dataclass(frozen=True)
@@ -278,7 +281,7 @@ def conflict_message(
         ways=format_number(ways),
         kind=kind_phrase(result),
         op=result.access.atomic_op or "atomic",
-        array=ctx.array_name(result.access.array),
+        array=ctx.array_name(result.access),
         wavefronts=result.wavefronts,
         ideal=result.ideal_wavefronts,
         lanes=serial.lanes if serial is not None else 0,
@@ -378,8 +381,8 @@ def other_modes_clause(result: AccessResult, group: Sequence[AccessResult]) -> s
                 possible = "possible " if r.status != "proved" else ""
                 verdict = f"{possible}{ways}-way {cost}"
                 if r.status != "proved" and r.reason:
-                    clause = r.reason.startswith(("when ", "for ", "if "))
-                    verdict += (" " if clause else ": ") + r.reason
+                    # a condition reads on after the numbers, a cause after a colon
+                    verdict += (" " if r.reason_kind == "condition" else ": ") + r.reason
         parts.append(OTHER_MODE.format(mode=r.bank_mode, verdict=verdict))
     return "".join(parts)
 

@@ -69,8 +69,8 @@ SERIALIZED_BANK = (
     "possible {ways}-way serialized {op} on '{array}': {lanes} lanes on {words} words of "
     "bank {bank} ({wavefronts} wavefronts, ideal {ideal})"
 )
-#: Appended with the model's condition: ``when stride % 32 == 0`` reads on after a space,
-#: other causes after a colon.
+#: Appended with the model's reason: a condition (``when stride % 32 == 0``, the result's
+#: ``reason_kind``) reads on after a space, a cause after a colon.
 CONDITION = " {reason}"
 CAUSE = ": {reason}"
 
@@ -85,8 +85,8 @@ def check(ctx: FileContext) -> Iterator[Diagnostic]:
         message = conflict_message(MESSAGE, ctx, result, (SERIALIZED, SERIALIZED_BANK),
                                    modes=group)
         if result.reason:
-            starts_clause = result.reason.startswith(("when ", "for ", "if "))
-            message += (CONDITION if starts_clause else CAUSE).format(reason=result.reason)
+            form = CONDITION if result.reason_kind == "condition" else CAUSE
+            message += form.format(reason=result.reason)
         message += other_modes_clause(result, group)
         yield replace(access_diagnostic(RULE, ctx, result, message, modes=group),
                       fix=group_fix(ctx, result, group))

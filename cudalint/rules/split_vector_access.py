@@ -59,14 +59,13 @@ def check(ctx: FileContext) -> Iterator[Diagnostic]:
     for p in find(ctx.unit, ctx.results, options):
         mode, before, after, _conflict = min(p.costs, key=lambda c: (c[2], c[0]))
         if p.form == "adjacent":
-            what = ADJACENT.format(array=ctx.array_name(p.first.array),
+            what = ADJACENT.format(array=ctx.array_name(p.first),
                                    first=p.first.text, second=p.second.text)
             title = TITLE_ADJACENT.format(first=p.first.text)
         else:
-            what = INTERLEAVED.format(a=ctx.array_name(p.first.array),
-                                      b=ctx.array_name(p.second.array))
-            title = TITLE_INTERLEAVED.format(a=ctx.array_name(p.first.array),
-                                             b=ctx.array_name(p.second.array))
+            what = INTERLEAVED.format(a=ctx.array_name(p.first), b=ctx.array_name(p.second))
+            title = TITLE_INTERLEAVED.format(a=ctx.array_name(p.first),
+                                             b=ctx.array_name(p.second))
         if p.needs_eight_byte_mode:
             title += KEPLER
         result = next((r for r in ctx.results if r.access is p.first and r.bank_mode == mode),

@@ -57,7 +57,7 @@ def check(ctx: FileContext) -> Iterator[Diagnostic]:
             continue
         result = unknown[0]
         message = MESSAGE.format(
-            kind=kind_phrase(result), array=ctx.array_name(result.access.array)
+            kind=kind_phrase(result), array=ctx.array_name(result.access)
         )
         if len(unknown) < len(group):
             message += BANK_MODE_SUFFIX.format(mode=result.bank_mode)

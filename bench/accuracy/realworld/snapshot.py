@@ -41,14 +41,17 @@ def main() -> int:
     ap.add_argument("--repos", type=Path, required=True)
     ap.add_argument("--manifest", type=Path, default=HERE / "programs.json")
     ap.add_argument("--check", action="store_true", help="compare with the committed IR; write nothing")
+    ap.add_argument("--out", type=Path, default=IR_DIR,
+                    help="write (or --check against) the IR in this folder (default: results/ir)")
     a = ap.parse_args()
     man = json.loads(a.manifest.read_text())
-    IR_DIR.mkdir(parents=True, exist_ok=True)
+    out_dir: Path = a.out
+    out_dir.mkdir(parents=True, exist_ok=True)
     stale = 0
     for repo in man["repos"]:
         root = find_checkout(a.repos, repo)
         text = irjson.dump_run(run_args(man, repo), cwd=str(root))
-        path = IR_DIR / (repo.replace("/", "+") + ".json.gz")
+        path = out_dir / (repo.replace("/", "+") + ".json.gz")
         if a.check:
             old = gzip.decompress(path.read_bytes()).decode() if path.exists() else ""
             same = old == text

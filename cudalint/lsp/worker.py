@@ -1,0 +1,63 @@
+"""The language server's analysis worker: the incremental path (issue 15).
+
+:class:`DocumentChecker` is ``IsolatedChecker`` (one worker process kept from edit to
+edit, under the workers' CPU and memory caps) whose worker also keeps, between edits,
+
+- each document's libclang translation unit, reparsed with a precompiled preamble
+  instead of parsed anew (:func:`cudalint.frontend.parse.keep_documents`), and
+- the analyses of the kernels whose inputs did not change, which are reused instead of
+  proved again, also by the fix re-checks (:mod:`cudalint.model.slices`).
+
+Everything else is the per-file pipeline ``cudalint`` runs (``checker.run_task``), so the
+diagnostics are the command line's. Where the incremental path cannot help (the clang
+arguments changed, the main file's preprocessor directives or an included file changed,
+a reparse failed, a kernel's inputs changed) it parses or proves from scratch; a worker
+that dies is replaced by a fresh one, which starts from scratch.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from cudalint.budget import worker_memory_cap
+from cudalint.manager import IsolatedChecker, _pool_context, _worker_init
+
+__all__ = ["DOCUMENTS_KEPT", "DocumentChecker", "start_incremental"]
+
+#: Translation units kept in the worker (the most recently analysed documents).
+DOCUMENTS_KEPT = 8
+
+
+def start_incremental(limit: int = DOCUMENTS_KEPT) -> None:
+    """In this process from now on: keep documents' translation units and reuse the
+    analyses of unchanged kernels."""
+    from cudalint.frontend.parse import keep_documents
+    from cudalint.model.proof import use_analysis_cache
+
+    keep_documents(limit)
+    use_analysis_cache(True)
+
+
+def _document_worker_init(run_dir: str | None, main_pid: int | None,
+                          memory: int | None) -> None:
+    _worker_init(run_dir, main_pid, memory)
+    start_incremental()
+
+
+class DocumentChecker(IsolatedChecker):
+    """``IsolatedChecker`` whose worker keeps documents and analyses between calls."""
+
+    def _start(self) -> ProcessPoolExecutor:
+        import tempfile
+
+        context = _pool_context()
+        if self._run_dir is None:
+            try:
+                self._run_dir = tempfile.mkdtemp(prefix="cudalint-run-")
+            except OSError:
+                self._run_dir = None
+        self._pool = ProcessPoolExecutor(
+            max_workers=1, mp_context=context, initializer=_document_worker_init,
+            initargs=(self._run_dir, os.getpid(), worker_memory_cap(1)))
+        return self._pool
