@@ -458,9 +458,13 @@ class IsolatedChecker:
             except OSError:
                 self._run_dir = None
         self._pool = ProcessPoolExecutor(
-            max_workers=1, mp_context=context, initializer=_worker_init,
+            max_workers=1, mp_context=context, initializer=self._initializer(),
             initargs=(self._run_dir, os.getpid(), worker_memory_cap(1)))
         return self._pool
+
+    def _initializer(self) -> Callable[[str | None, int | None, int | None], None]:
+        """What the worker runs first (a subclass adds to it: the editor's caches)."""
+        return _worker_init
 
     def _stop(self) -> None:
         pool, self._pool = self._pool, None

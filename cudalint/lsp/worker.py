@@ -17,11 +17,9 @@ that dies is replaced by a fresh one, which starts from scratch.
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 
-from cudalint.budget import worker_memory_cap
-from cudalint.manager import IsolatedChecker, _pool_context, _worker_init
+from cudalint.manager import IsolatedChecker, _worker_init
 
 __all__ = ["DOCUMENTS_KEPT", "DocumentChecker", "start_incremental"]
 
@@ -48,16 +46,5 @@ def _document_worker_init(run_dir: str | None, main_pid: int | None,
 class DocumentChecker(IsolatedChecker):
     """``IsolatedChecker`` whose worker keeps documents and analyses between calls."""
 
-    def _start(self) -> ProcessPoolExecutor:
-        import tempfile
-
-        context = _pool_context()
-        if self._run_dir is None:
-            try:
-                self._run_dir = tempfile.mkdtemp(prefix="cudalint-run-")
-            except OSError:
-                self._run_dir = None
-        self._pool = ProcessPoolExecutor(
-            max_workers=1, mp_context=context, initializer=_document_worker_init,
-            initargs=(self._run_dir, os.getpid(), worker_memory_cap(1)))
-        return self._pool
+    def _initializer(self) -> Callable[[str | None, int | None, int | None], None]:
+        return _document_worker_init
