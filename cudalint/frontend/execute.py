@@ -29,10 +29,11 @@ and names its inputs; it is never guessed.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Union
 
@@ -3261,23 +3262,35 @@ class Executor:
         self.memo.clear()
         self.new_region()
 
-    def run_body(self, target: Function, env: Env, bound: dict[int, Value]) -> Ptr | None:
-        """Run ``target``'s body with parameters ``bound``; the shared pointer it returns."""
+    @contextlib.contextmanager
+    def frame(self, target: Function, env: Env, bound: dict[int, Value], *,
+              body: bool) -> Iterator[None]:
+        """Enter a call of ``target``: its template arguments ``env`` and parameters
+        ``bound``, on the call stack; the caller's frame comes back on leaving. ``body``:
+        the callee's statements run, so the per-body state (guards, returns, pending
+        writes, returned pointers) is the callee's own too; else only an expression of it
+        is evaluated."""
         saved = (self.fn, self.env, self.values, self.guards, self.returns, self.memo,
                  self.pending, self.ret_ptrs)
-        self.fn, self.env, self.values = target, env, bound
-        self.returns, self.memo, self.pending, self.ret_ptrs = [], {}, [], []
+        self.fn, self.env, self.values, self.memo = target, env, bound, {}
+        if body:
+            self.returns, self.pending, self.ret_ptrs = [], [], []
         self.stack.append(fn_key(target))
         self.depth += 1
         try:
-            assert target.body is not None
-            self.stmt(target.body)
-            returned = self.ret_ptrs
+            yield
         finally:
             self.depth -= 1
             self.stack.pop()
             (self.fn, self.env, self.values, self.guards, self.returns, self.memo,
              self.pending, self.ret_ptrs) = saved
+
+    def run_body(self, target: Function, env: Env, bound: dict[int, Value]) -> Ptr | None:
+        """Run ``target``'s body with parameters ``bound``; the shared pointer it returns."""
+        with self.frame(target, env, bound, body=True):
+            assert target.body is not None
+            self.stmt(target.body)
+            returned = self.ret_ptrs
         return self.merge_returns(target.name, returned)
 
     @staticmethod
@@ -3604,11 +3617,7 @@ class Executor:
             if int_type(p.type) is not None:
                 bound[key_of(p.cursor)] = self.convert(self.expr(a), a, p.type)
         env = self.target_env(c, target)
-        saved = (self.fn, self.env, self.values, self.memo)
-        self.fn, self.env, self.values, self.memo = target, env, bound, {}
-        self.stack.append(fn_key(target))
-        self.depth += 1
-        try:
+        with self.frame(target, env, bound, body=False):
             ret = self._returned_expr(target.body.children)
             if not isinstance(ret, Node):
                 return None
@@ -3617,10 +3626,6 @@ class Executor:
             value = self.expr(ret)
             into = c.type if node_int_type(c) is not None else result
             return self.convert(value, ret, into) if self.itype(into) is not None else value
-        finally:
-            self.depth -= 1
-            self.stack.pop()
-            self.fn, self.env, self.values, self.memo = saved
 
     def _returned_expr(self, stmts: list[Node]) -> Node | bool:
         """The expression the first ``return`` reached in ``stmts`` returns; True when
