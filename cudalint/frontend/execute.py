@@ -1585,60 +1585,71 @@ class Executor:
     # --- statements ----------------------------------------------------------------------
 
     def stmt(self, n: Node) -> Exits:
+        """Run one statement: by its cursor kind (:data:`_STMT_HANDLERS`, pyflakes'
+        handler-per-node-type dispatch); an expression statement is scanned for accesses,
+        any other statement runs its children."""
         check_budget()
-        kind = n.kind
-        if kind == N.COMPOUND_STMT:
-            return self.block(n.children)
-        if kind == N.DECL_STMT:
-            for d in n.children:
-                if d.kind == N.VAR_DECL:
-                    self.var_decl(d)
-            return Exits()
-        if kind == N.IF:
-            return self.if_stmt(n)
-        if kind in LOOPS:
-            return self.loop(n)
-        if kind == N.RETURN:
-            value: Expr | None = None
-            for ch in n.children:
-                if ch.is_expr:
-                    self.scan(ch, LOAD)
-                    if node_int_type(ch) is not None:
-                        value = self.expr(ch)
-                    elif ch.ckind == TK.POINTER.value or (
-                            ch.ckind in DEPENDENT_KINDS and self.fn is not None
-                            and self.fn.node.cursor.result_type.get_canonical().kind
-                            == TK.POINTER):
-                        # ``return (T *)raw + i;`` in a template is of dependent type
-                        self.ret_ptrs.append(self.ptr_value(ch))
-            self.flush()
-            self.returns.append((self.guards, value))
-            return Exits(ret=_TRUE)
-        if kind == N.BREAK:
-            return Exits(brk=_TRUE)
-        if kind == N.CONTINUE:
-            return Exits(cont=_TRUE)
-        if kind == N.SWITCH:
-            return self.switch(n)
-        if kind in (N.ASM, N.MS_ASM):
-            self.asm(n)
-            return Exits()
-        if kind in (N.CASE, N.DEFAULT, N.LABEL):
-            exits = Exits()
-            for ch in n.children:
-                if not ch.is_expr or ch is n.children[-1]:
-                    e = self.stmt(ch) if not ch.is_expr else self.full(ch)
-                    exits = Exits(_or(exits.ret, e.ret), _or(exits.brk, e.brk),
-                                  _or(exits.cont, e.cont))
-            return exits
-        if kind == N.GOTO:
-            return Exits(ret=Opaque(OpaqueKind.BRANCH, "goto"))
+        handler = _STMT_HANDLERS.get(n.kind)
+        if handler is not None:
+            return handler(self, n)
         if n.is_expr:
             return self.full(n)
+        return self.children(n)
+
+    def children(self, n: Node) -> Exits:
         exits = Exits()
         for ch in n.children:
             e = self.stmt(ch)
             exits = Exits(_or(exits.ret, e.ret), _or(exits.brk, e.brk), _or(exits.cont, e.cont))
+        return exits
+
+    def compound_stmt(self, n: Node) -> Exits:
+        return self.block(n.children)
+
+    def decl_stmt(self, n: Node) -> Exits:
+        for d in n.children:
+            if d.kind == N.VAR_DECL:
+                self.var_decl(d)
+        return Exits()
+
+    def return_stmt(self, n: Node) -> Exits:
+        value: Expr | None = None
+        for ch in n.children:
+            if ch.is_expr:
+                self.scan(ch, LOAD)
+                if node_int_type(ch) is not None:
+                    value = self.expr(ch)
+                elif ch.ckind == TK.POINTER.value or (
+                        ch.ckind in DEPENDENT_KINDS and self.fn is not None
+                        and self.fn.node.cursor.result_type.get_canonical().kind
+                        == TK.POINTER):
+                    # ``return (T *)raw + i;`` in a template is of dependent type
+                    self.ret_ptrs.append(self.ptr_value(ch))
+        self.flush()
+        self.returns.append((self.guards, value))
+        return Exits(ret=_TRUE)
+
+    def break_stmt(self, n: Node) -> Exits:
+        return Exits(brk=_TRUE)
+
+    def continue_stmt(self, n: Node) -> Exits:
+        return Exits(cont=_TRUE)
+
+    def goto_stmt(self, n: Node) -> Exits:
+        return Exits(ret=Opaque(OpaqueKind.BRANCH, "goto"))
+
+    def asm_stmt(self, n: Node) -> Exits:
+        self.asm(n)
+        return Exits()
+
+    def labelled_stmt(self, n: Node) -> Exits:
+        """``case X:``, ``default:``, ``label:``: the statement they label."""
+        exits = Exits()
+        for ch in n.children:
+            if not ch.is_expr or ch is n.children[-1]:
+                e = self.stmt(ch) if not ch.is_expr else self.full(ch)
+                exits = Exits(_or(exits.ret, e.ret), _or(exits.brk, e.brk),
+                              _or(exits.cont, e.cont))
         return exits
 
     def full(self, n: Node) -> Exits:
@@ -3824,3 +3835,22 @@ class Executor:
             self.in_progress.discard(k)
         self.lazy_cache[k] = e
         return e
+
+
+#: ``Executor.stmt``'s handler per statement kind.
+_STMT_HANDLERS: dict[int, Callable[[Executor, Node], Exits]] = {
+    N.COMPOUND_STMT: Executor.compound_stmt,
+    N.DECL_STMT: Executor.decl_stmt,
+    N.IF: Executor.if_stmt,
+    **dict.fromkeys(LOOPS, Executor.loop),
+    N.RETURN: Executor.return_stmt,
+    N.BREAK: Executor.break_stmt,
+    N.CONTINUE: Executor.continue_stmt,
+    N.SWITCH: Executor.switch,
+    N.ASM: Executor.asm_stmt,
+    N.MS_ASM: Executor.asm_stmt,
+    N.CASE: Executor.labelled_stmt,
+    N.DEFAULT: Executor.labelled_stmt,
+    N.LABEL: Executor.labelled_stmt,
+    N.GOTO: Executor.goto_stmt,
+}
