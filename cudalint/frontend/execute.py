@@ -1591,7 +1591,7 @@ class Executor:
         check_budget()
         handler = _STMT_HANDLERS.get(n.kind)
         if handler is not None:
-            return handler(self, n)
+            return getattr(self, handler)(n)  # type: ignore[no-any-return]
         if n.is_expr:
             return self.full(n)
         return self.children(n)
@@ -3353,88 +3353,92 @@ class Executor:
         return Opaque(kind, reason, inputs, t or INT)
 
     def _expr(self, c: Node) -> Expr:
-        kind = c.kind
-        if kind in (N.INTEGER_LITERAL, N.CHARACTER_LITERAL, N.BOOL_LITERAL):
-            v = evaluate_int(c.cursor)
-            if v is None:
-                return Opaque(OpaqueKind.LITERAL, "literal that is not an integer")
-            return Const(v, node_int_type(c) or INT)
-        if kind == N.PAREN:
-            children = c.expr_children()
-            if len(children) == 1:
-                return self.expr(children[0])
-            return self._opaque(OpaqueKind.UNSUPPORTED, "( )", c)
-        if kind == N.UNEXPOSED:
-            children = c.children
-            if len(children) == 1 and children[0].is_expr:
-                return self.convert(self.expr(children[0]), children[0], c.type)
-            v = evaluate_int(c.cursor)
-            if v is not None:
-                return Const(v, node_int_type(c) or INT)
-            if not children and c.cursor.type.kind == ci.TypeKind.DEPENDENT:
-                # clang's recovery from an error, or a name a template leaves unresolved
-                return self._opaque(OpaqueKind.UNRESOLVED,
-                                    f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}", c)
-            return self._opaque(OpaqueKind.UNSUPPORTED, "unsupported expression", c)
-        if kind == N.DECL_REF:
-            return self.decl_ref(c)
-        if kind == N.MEMBER_REF:
-            return self.member_ref(c)
-        if kind == N.BINARY:
-            return self.binary(c)
-        if kind == N.COMPOUND_ASSIGN:
-            children = c.expr_children()
-            t = node_int_type(c)
-            op = COMPOUND_ASSIGN_OPS.get(c.spelling)
-            if len(children) == 2 and t is not None and op is not None:
-                return Binary(op, self.expr(children[0]), self.expr(children[1]), t)
-            return self._opaque(OpaqueKind.UNSUPPORTED, "assignment inside an index", c, t)
-        if kind == N.UNARY:
-            return self.unary(c)
-        if kind == N.CONDITIONAL:
-            children = c.expr_children()
-            t = node_int_type(c)
-            if len(children) != 3 or t is None:
-                return self._opaque(OpaqueKind.UNSUPPORTED,
-                                    "conditional expression that is not an integer", c)
-            return Select(self.truth(children[0]), self.expr(children[1]),
-                          self.expr(children[2]), t)
-        if kind in CASTS:
-            children = c.expr_children()
-            t = node_int_type(c)
-            if not children or t is None:
-                return self._opaque(OpaqueKind.UNSUPPORTED,
-                                    "conversion to a type that is not an integer", c)
-            return self.convert(self.expr(children[-1]), children[-1], c.type)
-        if kind == N.CALL:
-            return self.call(c)
-        if kind == N.UNARY_EXPR:
-            v = evaluate_int(c.cursor)
-            if v is not None:
-                return Const(v, node_int_type(c) or LONG)
-            for ch in c.children:
-                if ch.kind == N.TYPE_REF and ch.spelling in self.env.types:
-                    return Const(self.env.types[ch.spelling][1], node_int_type(c) or LONG)
-            return Opaque(OpaqueKind.SIZE, "size of a type that depends on a template parameter",
-                          (), node_int_type(c) or LONG)
-        if kind == N.ARRAY_SUBSCRIPT:
-            children = c.children
-            base = strip(children[0]) if children else c
-            while base.kind == N.ARRAY_SUBSCRIPT:
-                bc = base.children
-                base = strip(bc[0]) if bc else base
-                if not bc:
-                    break
-            name = base.spelling or self.w.slice(base.extent) or "memory"
-            inputs = dedupe(self.expr(ch) for ch in children[1:])
-            return Opaque(OpaqueKind.LOAD, f"value loaded from '{name}'", inputs,
-                          node_int_type(c) or INT)
+        """The value of expression ``c``, by its cursor kind (:data:`_EXPR_HANDLERS`); a
+        kind without a handler is a constant clang can evaluate, or unsupported."""
+        handler = _EXPR_HANDLERS.get(c.kind)
+        if handler is not None:
+            return getattr(self, handler)(c)  # type: ignore[no-any-return]
         v = evaluate_int(c.cursor)
         if v is not None:
             return Const(v, node_int_type(c) or INT)
-        kind_name = K.from_id(kind).name.lower()
+        kind_name = K.from_id(c.kind).name.lower()
         return self._opaque(OpaqueKind.UNSUPPORTED, f"unsupported expression ({kind_name})", c,
                             node_int_type(c))
+
+    def literal(self, c: Node) -> Expr:
+        v = evaluate_int(c.cursor)
+        if v is None:
+            return Opaque(OpaqueKind.LITERAL, "literal that is not an integer")
+        return Const(v, node_int_type(c) or INT)
+
+    def paren(self, c: Node) -> Expr:
+        children = c.expr_children()
+        if len(children) == 1:
+            return self.expr(children[0])
+        return self._opaque(OpaqueKind.UNSUPPORTED, "( )", c)
+
+    def unexposed(self, c: Node) -> Expr:
+        children = c.children
+        if len(children) == 1 and children[0].is_expr:
+            return self.convert(self.expr(children[0]), children[0], c.type)
+        v = evaluate_int(c.cursor)
+        if v is not None:
+            return Const(v, node_int_type(c) or INT)
+        if not children and c.cursor.type.kind == ci.TypeKind.DEPENDENT:
+            # clang's recovery from an error, or a name a template leaves unresolved
+            return self._opaque(OpaqueKind.UNRESOLVED,
+                                f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}", c)
+        return self._opaque(OpaqueKind.UNSUPPORTED, "unsupported expression", c)
+
+    def compound_assign(self, c: Node) -> Expr:
+        children = c.expr_children()
+        t = node_int_type(c)
+        op = COMPOUND_ASSIGN_OPS.get(c.spelling)
+        if len(children) == 2 and t is not None and op is not None:
+            return Binary(op, self.expr(children[0]), self.expr(children[1]), t)
+        return self._opaque(OpaqueKind.UNSUPPORTED, "assignment inside an index", c, t)
+
+    def conditional(self, c: Node) -> Expr:
+        children = c.expr_children()
+        t = node_int_type(c)
+        if len(children) != 3 or t is None:
+            return self._opaque(OpaqueKind.UNSUPPORTED,
+                                "conditional expression that is not an integer", c)
+        return Select(self.truth(children[0]), self.expr(children[1]),
+                      self.expr(children[2]), t)
+
+    def cast(self, c: Node) -> Expr:
+        children = c.expr_children()
+        t = node_int_type(c)
+        if not children or t is None:
+            return self._opaque(OpaqueKind.UNSUPPORTED,
+                                "conversion to a type that is not an integer", c)
+        return self.convert(self.expr(children[-1]), children[-1], c.type)
+
+    def unary_expr(self, c: Node) -> Expr:
+        """``sizeof``/``alignof``."""
+        v = evaluate_int(c.cursor)
+        if v is not None:
+            return Const(v, node_int_type(c) or LONG)
+        for ch in c.children:
+            if ch.kind == N.TYPE_REF and ch.spelling in self.env.types:
+                return Const(self.env.types[ch.spelling][1], node_int_type(c) or LONG)
+        return Opaque(OpaqueKind.SIZE, "size of a type that depends on a template parameter",
+                      (), node_int_type(c) or LONG)
+
+    def subscript_value(self, c: Node) -> Expr:
+        """A value read through a subscript: a load, whose inputs are its indices."""
+        children = c.children
+        base = strip(children[0]) if children else c
+        while base.kind == N.ARRAY_SUBSCRIPT:
+            bc = base.children
+            base = strip(bc[0]) if bc else base
+            if not bc:
+                break
+        name = base.spelling or self.w.slice(base.extent) or "memory"
+        inputs = dedupe(self.expr(ch) for ch in children[1:])
+        return Opaque(OpaqueKind.LOAD, f"value loaded from '{name}'", inputs,
+                      node_int_type(c) or INT)
 
     def convert(self, e: Expr, source: Node, target: ci.Type) -> Expr:
         """``e`` (the value of cursor ``source``) converted to the clang type ``target``."""
@@ -3837,20 +3841,40 @@ class Executor:
         return e
 
 
-#: ``Executor.stmt``'s handler per statement kind.
-_STMT_HANDLERS: dict[int, Callable[[Executor, Node], Exits]] = {
-    N.COMPOUND_STMT: Executor.compound_stmt,
-    N.DECL_STMT: Executor.decl_stmt,
-    N.IF: Executor.if_stmt,
-    **dict.fromkeys(LOOPS, Executor.loop),
-    N.RETURN: Executor.return_stmt,
-    N.BREAK: Executor.break_stmt,
-    N.CONTINUE: Executor.continue_stmt,
-    N.SWITCH: Executor.switch,
-    N.ASM: Executor.asm_stmt,
-    N.MS_ASM: Executor.asm_stmt,
-    N.CASE: Executor.labelled_stmt,
-    N.DEFAULT: Executor.labelled_stmt,
-    N.LABEL: Executor.labelled_stmt,
-    N.GOTO: Executor.goto_stmt,
+#: ``Executor.stmt``'s handler per statement kind: a method name, so that a subclass's
+#: override (the host-code evaluator's) is the one called.
+_STMT_HANDLERS: dict[int, str] = {
+    N.COMPOUND_STMT: "compound_stmt",
+    N.DECL_STMT: "decl_stmt",
+    N.IF: "if_stmt",
+    **dict.fromkeys(LOOPS, "loop"),
+    N.RETURN: "return_stmt",
+    N.BREAK: "break_stmt",
+    N.CONTINUE: "continue_stmt",
+    N.SWITCH: "switch",
+    N.ASM: "asm_stmt",
+    N.MS_ASM: "asm_stmt",
+    N.CASE: "labelled_stmt",
+    N.DEFAULT: "labelled_stmt",
+    N.LABEL: "labelled_stmt",
+    N.GOTO: "goto_stmt",
+}
+
+#: ``Executor.expr``'s handler per expression kind (a method name, as above).
+_EXPR_HANDLERS: dict[int, str] = {
+    N.INTEGER_LITERAL: "literal",
+    N.CHARACTER_LITERAL: "literal",
+    N.BOOL_LITERAL: "literal",
+    N.PAREN: "paren",
+    N.UNEXPOSED: "unexposed",
+    N.DECL_REF: "decl_ref",
+    N.MEMBER_REF: "member_ref",
+    N.BINARY: "binary",
+    N.COMPOUND_ASSIGN: "compound_assign",
+    N.UNARY: "unary",
+    N.CONDITIONAL: "conditional",
+    **dict.fromkeys(CASTS, "cast"),
+    N.CALL: "call",
+    N.UNARY_EXPR: "unary_expr",
+    N.ARRAY_SUBSCRIPT: "subscript_value",
 }
