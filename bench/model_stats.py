@@ -22,6 +22,7 @@ from pathlib import Path
 
 from cudalint.frontend import FrontendError, parse_file
 from cudalint.model import proof
+from cudalint.model.analyze import analyze
 from cudalint.options import Options
 
 
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             except FrontendError:
                 failed += 1
                 continue
-            for r in proof.analyze(tu, options):
+            for r in analyze(tu, options):
                 statuses[r.status] += 1
                 if r.status == "unknown" and r.reason:
                     reasons[r.reason.split("'")[0][:60]] += 1

@@ -382,7 +382,7 @@ def _analyze_unit(
         report.error = "; ".join(n.message for n in unit.notes) or "cannot parse file"
         return
     report.unit = unit
-    from cudalint.model.proof import analyze
+    from cudalint.model.analyze import analyze
 
     report.results = list(analyze(unit, options))
     ctx = FileContext(path=report.path, unit=unit, results=report.results, options=options,

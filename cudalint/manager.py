@@ -70,7 +70,8 @@ def _pool_context() -> multiprocessing.context.BaseContext:
         # cudalint.fixes is imported lazily (by the first conflict); importing it in the
         # server once saves every worker its import
         ctx.set_forkserver_preload(["cudalint.api", "cudalint.frontend.parse",
-                                    "cudalint.model.proof", "cudalint.fixes"])
+                                    "cudalint.model.proof", "cudalint.model.analyze",
+                                    "cudalint.fixes"])
         _start_helpers(forkserver=True)
         return ctx
     _start_helpers(forkserver=False)
@@ -544,6 +545,7 @@ class _PerFileProcess:
         from cudalint.frontend import prepare_fork  # the pipeline, loaded before the fork
 
         prepare_fork()
+        import cudalint.model.analyze
         import cudalint.model.proof
         with contextlib.suppress(ImportError):  # imported by the first conflict otherwise
             import cudalint.fixes  # noqa: F401

@@ -18,7 +18,7 @@ import pytest
 
 import cudalint.checker
 import cudalint.frontend
-import cudalint.model.proof
+import cudalint.model.analyze
 from cudalint.frontend import FrontendError
 from cudalint.ir import (
     THREAD_IDX,
@@ -340,7 +340,7 @@ def install_fake_pipeline(monkeypatch: pytest.MonkeyPatch) -> FakePipeline:
     # where the per-file pipeline (cudalint.checker) finds them, whether it imports
     # them at its own import or on first use
     monkeypatch.setattr(cudalint.frontend, "parse_file", fake.parse_file)
-    monkeypatch.setattr(cudalint.model.proof, "analyze", fake.analyze)
+    monkeypatch.setattr(cudalint.model.analyze, "analyze", fake.analyze)
     monkeypatch.setattr(cudalint.checker, "parse_file", fake.parse_file, raising=False)
     monkeypatch.setattr(cudalint.checker, "analyze", fake.analyze, raising=False)
     return fake

@@ -507,7 +507,7 @@ void run(float *out, const float *in, int n)
 @pytest.fixture
 def real_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     from cudalint.frontend import parse_file
-    from cudalint.model.proof import analyze
+    from cudalint.model.analyze import analyze
 
     path = tmp_path / "transpose.cu"
     path.write_text(TRANSPOSE_KERNEL, encoding="utf-8")

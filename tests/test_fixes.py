@@ -29,8 +29,8 @@ from cudalint.ir import (
     Sym,
     TranslationUnit,
 )
+from cudalint.model.analyze import analyze
 from cudalint.model.arch import KNOWN_ARCHS, SHARED_MEMORY, parse_arch, shared_memory
-from cudalint.model.proof import analyze
 from cudalint.options import Options
 from cudalint.output import RenderOptions, render
 

@@ -425,7 +425,7 @@ def test_timeout_keeps_what_was_proved(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_hard_backstop_interrupts_code_that_never_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     import cudalint.budget as budget
     import cudalint.checker as checker
-    import cudalint.model.proof as proof
+    import cudalint.model.analyze as analyze
 
     monkeypatch.setattr(budget, "HARD_GRACE", 0.5)
 
@@ -434,7 +434,7 @@ def test_hard_backstop_interrupts_code_that_never_checks(monkeypatch: pytest.Mon
             pass
 
     # where the per-file pipeline finds it (imported at its import or on first use)
-    monkeypatch.setattr(proof, "analyze", forever)
+    monkeypatch.setattr(analyze, "analyze", forever)
     monkeypatch.setattr(checker, "analyze", forever, raising=False)
     start = time.monotonic()
     report = check_file("good.cu", Options(timeout=0.2))

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from cudalint.frontend import parse as frontend_parse
-from cudalint.model import proof
+from cudalint.model import analyze as analyze_mod
 from cudalint.model.slices import AnalysisCache, slices
 from cudalint.options import Options
 
@@ -280,11 +280,11 @@ def test_reparsed_document_gives_the_ir_of_a_fresh_parse(tmp_path: Path, documen
 
 def test_slice_cache_gives_the_results_of_analyze() -> None:
     options = Options()
-    cache = AnalysisCache(proof._analyze)
+    cache = AnalysisCache(analyze_mod._analyze)
     texts = [DOCUMENT, *(t for _, t in _edits())]
     for text in texts:
         unit = frontend_parse.parse_file("/tmp/kernels.cu", options, contents=text.encode())
-        full = proof._analyze(unit, options)
+        full = analyze_mod._analyze(unit, options)
         cached = cache(unit, options)
         assert cached == full
         # results name the new unit's access objects (rules compare by identity)
@@ -305,8 +305,8 @@ def test_slices_of_fixtures_analyse_as_the_whole(name: str) -> None:
     path = ROOT / "fixtures" / name
     options = dataclasses.replace(Options(), timeout=None)
     unit = frontend_parse.parse_file(str(path), options)
-    cache = AnalysisCache(proof._analyze)
-    assert cache(unit, options) == proof._analyze(unit, options)
+    cache = AnalysisCache(analyze_mod._analyze)
+    assert cache(unit, options) == analyze_mod._analyze(unit, options)
 
 
 #: A real file whose reparse (precompiled preamble) made libclang list its includes
@@ -342,4 +342,4 @@ def test_slice_cache_keeps_source_order_when_kernels_interleave() -> None:
             if accesses:
                 mixed.append(accesses.pop(0))
     unit = dataclasses.replace(unit, accesses=tuple(mixed))
-    assert AnalysisCache(proof._analyze)(unit, options) == proof._analyze(unit, options)
+    assert AnalysisCache(analyze_mod._analyze)(unit, options) == analyze_mod._analyze(unit, options)

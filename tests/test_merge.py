@@ -22,8 +22,8 @@ from cudalint.ir import (
     Sym,
     TranslationUnit,
 )
+from cudalint.model.analyze import analyze
 from cudalint.model.merge import find_merges
-from cudalint.model.proof import analyze
 from cudalint.options import Options
 
 T = Sym("threadIdx.x", UINT, True)

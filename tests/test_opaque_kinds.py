@@ -39,7 +39,7 @@ from cudalint.ir import (
     TranslationUnit,
     walk,
 )
-from cudalint.model.proof import analyze
+from cudalint.model.analyze import analyze
 from cudalint.options import Options
 from cudalint.rules import FileContext, run_rules
 

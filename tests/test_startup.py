@@ -29,6 +29,7 @@ ANALYSIS = (
     "cudalint.frontend.parse",
     "cudalint.frontend.walker",
     "cudalint.model.proof",
+    "cudalint.model.analyze",
     "cudalint.fixes",
 )
 #: Loaded only by the runs that use them: worker pools (-j, the language server),

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from cudalint.ir import BLOCK_DIM, THREAD_IDX, Access, Expr, Sym, TranslationUnit
 from cudalint.model.evaluate import EVAL_ERRORS, EvalError, compile_expr, free_symbols
-from cudalint.model.proof import shapes_for
+from cudalint.model.shapes import shapes_for
 from cudalint.options import Options
 
 _PARAMS = (*THREAD_IDX, *BLOCK_DIM)

@@ -21,7 +21,7 @@ from cudalint.fixes.bounds import within
 from cudalint.fixes.recheck import Rechecker, Verdict, kernels_using, rebuildable, static_bytes
 from cudalint.ir import Access, Binary, Cast, Const, Expr, SharedArray, TranslationUnit
 from cudalint.model.arch import STATIC_SHARED_LIMIT, parse_arch, shared_memory
-from cudalint.model.proof import period
+from cudalint.model.banks import period
 from cudalint.model.results import AccessResult
 from cudalint.options import Options
 

@@ -22,8 +22,9 @@ from dataclasses import dataclass, replace
 from cudalint.fixes.bounds import index_range
 from cudalint.fixes.recheck import rebuild_offset, rebuildable
 from cudalint.ir import LONG, Access, Binary, Const, SharedArray, TranslationUnit
+from cudalint.model.analyze import analyze
 from cudalint.model.arch import parse_arch
-from cudalint.model.proof import analyze, static_layout
+from cudalint.model.placement import static_layout
 from cudalint.model.results import AccessResult
 from cudalint.options import Options
 

@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from cudalint.ir import LONG, Access, Binary, Const, Expr, SharedArray, TranslationUnit
+from cudalint.model.analyze import analyze
 from cudalint.model.evaluate import EVAL_ERRORS, EvalError, compile_expr, free_symbols
-from cudalint.model.proof import CaseMemo, analyze, reusing, static_layout
+from cudalint.model.placement import static_layout
+from cudalint.model.proof import CaseMemo, reusing
 from cudalint.model.results import AccessResult
 from cudalint.options import Options
 

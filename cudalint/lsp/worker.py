@@ -31,7 +31,7 @@ def start_incremental(limit: int = DOCUMENTS_KEPT) -> None:
     """In this process from now on: keep documents' translation units and reuse the
     analyses of unchanged kernels."""
     from cudalint.frontend.parse import keep_documents
-    from cudalint.model.proof import use_analysis_cache
+    from cudalint.model.analyze import use_analysis_cache
 
     keep_documents(limit)
     use_analysis_cache(True)

@@ -262,3 +262,10 @@ def phase_split(
             return WHOLE if shared else HALVES
         return HALVES if shared else QUARTERS
     return HALVES if width <= 8 else QUARTERS
+
+
+def period(arch: Arch, bank_mode: int, width: int) -> int:
+    """Uniform shifts by a multiple of this many bytes never change the cost."""
+    if arch.family == "kepler":
+        return 256 if bank_mode == 4 else max(8, width)
+    return max(4, width)

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from cudalint.budget import NOT_ANALYZED, BudgetExceeded
 from cudalint.budget import check as check_budget
 from cudalint.ir import (
     BLOCK_DIM,
@@ -42,21 +41,18 @@ from cudalint.ir import (
     UINT,
     Access,
     Binary,
-    BlockDimSource,
     Cast,
     Const,
     Expr,
     IntType,
-    Kernel,
     Opaque,
     Select,
     SharedArray,
     Sym,
-    TranslationUnit,
     Unary,
 )
-from cudalint.model.arch import MAX_THREADS_PER_BLOCK, Arch, parse_arch
-from cudalint.model.banks import AtomicForm, warp_cost
+from cudalint.model.arch import Arch
+from cudalint.model.banks import AtomicForm, period, warp_cost
 from cudalint.model.evaluate import (
     EVAL_ERRORS,
     EvalError,
@@ -67,8 +63,9 @@ from cudalint.model.evaluate import (
     interval,
     wrap,
 )
-from cudalint.model.merge import Instructions, merges
+from cudalint.model.placement import alignment
 from cudalint.model.results import AccessResult, Cost, ReasonKind, Status
+from cudalint.model.shapes import Shape
 from cudalint.model.stride_loops import bound_counters, widened_kind, widened_reason
 from cudalint.model.warps import (
     ENUMERATED,
@@ -78,12 +75,13 @@ from cudalint.model.warps import (
     known_shape_warps,
     legal_shapes,
 )
-from cudalint.options import Options
 
 if TYPE_CHECKING:
     from cudalint.model.algebra import Split
 
 LANE_PARAMS = (*THREAD_IDX, *BLOCK_DIM)
+#: The reason of a record whose access no lane executes (``executed`` is False).
+NOT_EXECUTED = "no lane executes the access in any analyzed launch"
 #: Values tried for entangled uniform symbols, by how many there are.
 _SAMPLES = {1: 64, 2: 16, 3: 6}
 _BASE_VALUES = (0, 1, 3, 7, 64)
@@ -103,21 +101,6 @@ class _Separable:
 
 
 _NO_UNIFORMS = _Separable()
-
-
-@dataclass(frozen=True)
-class Shape:
-    dims: tuple[int, int, int] | None
-    source: BlockDimSource
-    max_threads: int = MAX_THREADS_PER_BLOCK
-    #: With ``dims`` None: the known components of the launch's shape (``(32, None, None)``
-    #: for ``dim3(32, by, bz)``); the assumed enumeration is restricted to the legal shapes
-    #: that agree with them. None: nothing is known (the assumed shape).
-    fixed: Partial | None = None
-
-    @property
-    def reported(self) -> Partial | None:
-        return self.dims if self.dims is not None else self.fixed
 
 
 # --- opaque values -------------------------------------------------------------------------
@@ -395,57 +378,6 @@ class _LaneOpaque(Exception):
 
 
 # --- the proof -------------------------------------------------------------------------------
-
-
-def period(arch: Arch, bank_mode: int, width: int) -> int:
-    """Uniform shifts by a multiple of this many bytes never change the cost."""
-    if arch.family == "kepler":
-        return 256 if bank_mode == 4 else max(8, width)
-    return max(4, width)
-
-
-def alignment(array: SharedArray | None, width: int) -> int:
-    """The alignment of the array's base that cudalint relies on."""
-    if array is not None and array.alignment > 0:
-        return array.alignment
-    size = array.element_bytes if array is not None else width
-    a = 1
-    while size % (a * 2) == 0 and a < 16:
-        a *= 2
-    return a
-
-
-def static_layout(
-    tu: TranslationUnit, min_alignment: dict[str, int] | None = None
-) -> dict[tuple[str, str], int]:
-    """Byte offsets of static shared arrays in each kernel's shared window, where certain.
-
-    nvcc (ptxas, CUDA 12/13, checked in SASS on sm_90) places the static ``__shared__``
-    variables a kernel references in declaration order, each at its natural alignment,
-    after a reserved area whose size is a multiple of 256 bytes; unreferenced ones are
-    dropped. Offsets are given only when every array of the kernel is known: none
-    declared in a ``__device__`` function (called kernels would interleave them) and
-    no dynamic shared memory. Keys are (kernel, array key).
-    """
-    kernel_names = {k.name for k in tu.kernels}
-    if any(a.kernel is not None and a.kernel not in kernel_names for a in tu.arrays):
-        return {}
-    used: dict[str, set[str]] = {}
-    for acc in tu.accesses:
-        used.setdefault(acc.kernel, set()).add(acc.array)
-    order = sorted(tu.arrays, key=lambda a: (a.span.line, a.span.column))
-    out: dict[tuple[str, str], int] = {}
-    for kernel, keys in used.items():
-        offset = 0
-        for arr in order:
-            if arr.key not in keys:
-                continue
-            align = max(alignment(arr, arr.element_bytes), (min_alignment or {}).get(arr.key, 1))
-            offset = (offset + align - 1) // align * align
-            out[(kernel, arr.key)] = offset
-            offset += arr.size_bytes
-    return out
-
 
 
 # --- cases: one warp, one value of each loop variable -----------------------------------
@@ -2247,169 +2179,3 @@ def _sampled(
         f"sample ({tried} from 0 to {n - 1}), at {at}"
     )
     return result("worst-case", best[0].cost, reason, best[0])
-
-
-# --- block shapes and the whole unit ---------------------------------------------------------
-
-
-def shapes_for(kernel: Kernel | None, tu: TranslationUnit, access: Access, options: Options
-               ) -> list[Shape]:
-    cap = kernel.max_threads if kernel and kernel.max_threads else MAX_THREADS_PER_BLOCK
-    if options.block_dim is not None:
-        return [Shape(options.block_dim, options.block_dim_source, cap)]
-    if kernel is not None and kernel.annotated_block is not None:
-        return [Shape(kernel.annotated_block, "annotation", cap)]
-    dims = sorted(
-        {
-            launch.block
-            for launch in tu.launches
-            if launch.kernel == access.kernel
-            and launch.block is not None
-            and (launch.instantiation is None or access.instantiation is None
-                 or launch.instantiation == access.instantiation)
-        }
-    )
-    partial = sorted(
-        {
-            launch.partial
-            for launch in tu.launches
-            if launch.kernel == access.kernel
-            and launch.block is None and launch.partial is not None
-            and (launch.instantiation is None or access.instantiation is None
-                 or launch.instantiation == access.instantiation)
-        },
-        key=lambda p: tuple(-1 if v is None else v for v in p),
-    )
-    if dims or partial:
-        # ``dim3(32, by, bz)``: every (by, bz) the hardware allows, each warp one row
-        return [Shape(d, "launch", cap) for d in dims] + [
-            Shape(None, "launch", cap, p) for p in partial
-        ]
-    return [Shape(None, "assumed", cap)]
-
-
-_STATUS_RANK = {"proved": 0, "worst-case": 1, "unknown": 2}
-
-
-#: The reason of a record whose access no lane executes (``executed`` is False).
-NOT_EXECUTED = "no lane executes the access in any analyzed launch"
-
-
-def _worse(a: AccessResult, b: AccessResult) -> AccessResult:
-    """The worse of two results of one access; one that is not executed never wins."""
-    if a.executed != b.executed:
-        return a if a.executed else b
-
-    def key(r: AccessResult) -> tuple[float, int, int]:
-        return (r.ways or 0.0, r.wavefronts or 0, _STATUS_RANK[r.status])
-
-    return a if key(a) >= key(b) else b
-
-
-def _not_analyzed(access: Access, shape: Shape, arch: Arch, bank_mode: int) -> AccessResult:
-    return AccessResult(
-        access=access, arch=arch.name, bank_mode=bank_mode, status="unknown",
-        wavefronts=None, ideal_wavefronts=None, reason=NOT_ANALYZED, reason_kind="cause",
-        block_dim=shape.reported, block_dim_source=shape.source,
-    )
-
-
-#: Installed by a long-lived process (the language server's worker) with
-#: :func:`use_analysis_cache`: analyses of kernels whose inputs did not change are reused
-#: (cudalint.model.slices); the results are the same.
-_analysis_cache: Callable[[TranslationUnit, Options], list[AccessResult]] | None = None
-
-
-def use_analysis_cache(on: bool = True) -> None:
-    """Let :func:`analyze` in this process reuse the analyses of unchanged kernels (see
-    cudalint.model.slices), or (``on`` False) stop it."""
-    global _analysis_cache
-    from cudalint.model.slices import AnalysisCache
-
-    _analysis_cache = AnalysisCache(_analyze) if on else None
-
-
-def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
-    """One result per access x bank mode, in source order."""
-    cache = _analysis_cache
-    if cache is not None:
-        return cache(tu, options)
-    return _analyze(tu, options)
-
-
-def _analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
-    arch = parse_arch(options.arch)
-    kernels = {k.name: k for k in tu.kernels}
-    arrays = {a.key: a for a in tu.arrays}
-    loops: dict[int, Instructions] = {}
-    try:
-        groups, loops = (
-            merges(tu.accesses, arrays) if any(a.region >= 0 for a in tu.accesses) else ([], {})
-        )
-    except BudgetExceeded:  # no time left: every access below is reported not analyzed
-        groups, loops = [], {}
-    group_of = {id(m): g for g in groups for m in g.members}
-    # nvcc aligns an array it reads with wider instructions to their width
-    widest: dict[str, int] = {}
-    wide = [g.merged for g in groups] + [
-        t for ins in loops.values() for t, m in zip(ins.targets, ins.merged_with, strict=True)
-        if m]
-    for merged in wide:
-        widest[merged.array] = max(widest.get(merged.array, 1), merged.width)
-    layout = static_layout(tu, widest)
-    proved: dict[tuple[int, int], AccessResult] = {}
-    out = []
-    for access in tu.accesses:
-        group = group_of.get(id(access))
-        # the instructions the access is (the worst of them counts) and what each merges
-        if id(access) in loops:
-            ins = loops[id(access)]
-            targets = list(zip(ins.targets, ins.merged_with, strict=True))
-        elif group is not None:
-            targets = [(group.merged, tuple(m.text for m in group.members if m is not access))]
-        else:
-            targets = [(access, ())]
-        shapes = shapes_for(kernels.get(access.kernel), tu, access, options)
-        for mode in options.bank_modes():
-            worst: AccessResult | None = None
-            for target, merged_with in targets:
-                key = (id(target), mode)
-                combined = proved.get(key)
-                if combined is None:
-                    for shape in shapes:
-                        base = layout.get((target.kernel, target.array))
-                        try:
-                            check_budget()
-                            r = prove(target, arrays.get(target.array), shape, arch, mode, base)
-                        except BudgetExceeded:  # the file's time is up: say so, go on
-                            r = _not_analyzed(target, shape, arch, mode)
-                        combined = r if combined is None else _worse(combined, r)
-                    assert combined is not None
-                    proved[key] = combined
-                if merged_with or target is not access:
-                    combined = replace(
-                        combined,
-                        access=access,
-                        merged_width=target.width if merged_with else None,
-                        merged_with=merged_with,
-                    )
-                worst = combined if worst is None else _worse(worst, combined)
-            assert worst is not None
-            out.append(worst)
-    return _drop_unexecuted(out)
-
-
-def _drop_unexecuted(results: list[AccessResult]) -> list[AccessResult]:
-    """Records of an access that no lane executes, where another record of it is executed.
-
-    A template kernel's body holds code for other template arguments (``if (blockSize >=
-    512 && tid < 256)`` in the instantiation with 64): in that instantiation the access
-    costs nothing, which is neither a conflict nor an unknown. It is kept (unknown) only
-    when no analyzed launch or instantiation executes it at all.
-    """
-    def ident(r: AccessResult) -> tuple[object, ...]:
-        a = r.access
-        return (a.span, a.kind, a.text, r.bank_mode)
-
-    executed = {ident(r) for r in results if r.executed}
-    return [r for r in results if r.executed or ident(r) not in executed]

@@ -1,6 +1,6 @@
 """Reuse of the analyses of unchanged kernels between edits (the language server, issue 15).
 
-:func:`cudalint.model.proof.analyze` proves each access from a few inputs only: the
+:func:`cudalint.model.analyze.analyze` proves each access from a few inputs only: the
 access, the arrays it touches (and where the kernel's other static arrays lie), its
 kernel's ``__launch_bounds__``/annotation and launches, and the options. Accesses of
 different kernels meet in one place: a record of an access that no lane executes is
@@ -55,7 +55,7 @@ def slices(tu: TranslationUnit) -> list[TranslationUnit]:
         if other != a.kernel:
             parent[find(a.kernel)] = find(other)
     names = {k.name for k in tu.kernels}
-    # arrays whose presence empties every kernel's static layout (proof.static_layout)
+    # arrays whose presence empties every kernel's static layout (placement.static_layout)
     spoilers = [a for a in tu.arrays if a.kernel is not None and a.kernel not in names]
     groups: dict[str, list[Access]] = {}
     for a in tu.accesses:
@@ -79,8 +79,8 @@ def slices(tu: TranslationUnit) -> list[TranslationUnit]:
 class AnalysisCache:
     """Slice analyses by their inputs, the ``limit`` most recently used.
 
-    Call it as ``analyze`` (:func:`cudalint.model.proof.analyze` does, once installed
-    with :func:`cudalint.model.proof.use_analysis_cache`); ``compute`` is the uncached
+    Call it as ``analyze`` (:func:`cudalint.model.analyze.analyze` does, once installed
+    with :func:`cudalint.model.analyze.use_analysis_cache`); ``compute`` is the uncached
     analysis of one (sub-)unit."""
 
     def __init__(self, compute: Analyze, limit: int = 4096) -> None:

@@ -1,0 +1,66 @@
+"""The block shapes an access is proved for: from ``--block-dim``, the kernel's
+``// cudalint: block-dim`` annotation, the launches that reach it (known or partly known
+``dim3``), or else the assumed shape (every legal shape whose ``blockDim.x`` is a
+multiple of 32)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cudalint.ir import Access, BlockDimSource, Kernel, TranslationUnit
+from cudalint.model.arch import MAX_THREADS_PER_BLOCK
+from cudalint.model.warps import Partial
+from cudalint.options import Options
+
+__all__ = ["Shape", "shapes_for"]
+
+
+@dataclass(frozen=True)
+class Shape:
+    dims: tuple[int, int, int] | None
+    source: BlockDimSource
+    max_threads: int = MAX_THREADS_PER_BLOCK
+    #: With ``dims`` None: the known components of the launch's shape (``(32, None, None)``
+    #: for ``dim3(32, by, bz)``); the assumed enumeration is restricted to the legal shapes
+    #: that agree with them. None: nothing is known (the assumed shape).
+    fixed: Partial | None = None
+
+    @property
+    def reported(self) -> Partial | None:
+        return self.dims if self.dims is not None else self.fixed
+
+
+def shapes_for(kernel: Kernel | None, tu: TranslationUnit, access: Access, options: Options
+               ) -> list[Shape]:
+    cap = kernel.max_threads if kernel and kernel.max_threads else MAX_THREADS_PER_BLOCK
+    if options.block_dim is not None:
+        return [Shape(options.block_dim, options.block_dim_source, cap)]
+    if kernel is not None and kernel.annotated_block is not None:
+        return [Shape(kernel.annotated_block, "annotation", cap)]
+    dims = sorted(
+        {
+            launch.block
+            for launch in tu.launches
+            if launch.kernel == access.kernel
+            and launch.block is not None
+            and (launch.instantiation is None or access.instantiation is None
+                 or launch.instantiation == access.instantiation)
+        }
+    )
+    partial = sorted(
+        {
+            launch.partial
+            for launch in tu.launches
+            if launch.kernel == access.kernel
+            and launch.block is None and launch.partial is not None
+            and (launch.instantiation is None or access.instantiation is None
+                 or launch.instantiation == access.instantiation)
+        },
+        key=lambda p: tuple(-1 if v is None else v for v in p),
+    )
+    if dims or partial:
+        # ``dim3(32, by, bz)``: every (by, bz) the hardware allows, each warp one row
+        return [Shape(d, "launch", cap) for d in dims] + [
+            Shape(None, "launch", cap, p) for p in partial
+        ]
+    return [Shape(None, "assumed", cap)]
