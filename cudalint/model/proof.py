@@ -1869,14 +1869,14 @@ def _prove(
                               f"if every lane passes the guard ({guard_note})", worst,
                               kind="condition")
             return result("proved", worst.cost, None, worst)
+        proof = _Proof(result, offset, guard, warps, loops, sequences, free, access, arch,
+                       bank_mode, base, align, cache)
         if len(sp.entangled) == 1 and linear_in(offset, sp.entangled[0]):
             try:
-                return _prove_linear(result, offset, guard, warps, loops, sequences, free,
-                                     sp.entangled[0], access, arch, bank_mode, base, align, cache)
+                return _prove_linear(proof, sp.entangled[0])
             except _NotLinear:
                 pass
-        return _sampled(result, offset, guard, warps, loops, sequences, free, sp.entangled,
-                        access, arch, bank_mode, base, align, cache)
+        return _sampled(proof, sp.entangled)
     except EVAL_ERRORS as e:
         return result("unknown", None, f"the index is undefined: {e}")
     except _TooComplex as e:
@@ -1884,6 +1884,28 @@ def _prove(
 
 
 _Result = Callable[..., AccessResult]
+
+
+@dataclass(frozen=True)
+class _Proof:
+    """What the last-resort proofs of one access share (``_prove_linear``, ``_sampled``):
+    the access and where it is costed, its offset and guard with the enumerated warps and
+    loop values, the symbols left free, and how a result is made (``result``, which adds
+    the notes ``_prove`` collected)."""
+
+    result: _Result
+    offset: Expr
+    guard: Expr | None
+    warps: list[Warp]
+    loops: tuple[str, ...]
+    sequences: dict[str, dict[tuple[int, ...], list[int]]]
+    free: tuple[str, ...]
+    access: Access
+    arch: Arch
+    bank_mode: int
+    base: int | None
+    align: int
+    cache: dict[tuple[object, ...], Cost | None]
 
 
 def _by_iteration(
@@ -1924,12 +1946,7 @@ def _distinct_linear(cases: list[_Case], slopes: list[list[int]], p: int
     return kept, kept_slopes
 
 
-def _prove_linear(
-    result: _Result, offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
-    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...], s_name: str,
-    access: Access, arch: Arch, bank_mode: int, base: int | None, align: int,
-    cache: dict[tuple[object, ...], Cost | None],
-) -> AccessResult:
+def _prove_linear(proof: _Proof, s_name: str) -> AccessResult:
     """Exact over every integer S when the offset is ``a0(lane) + S * g(lane)``.
 
     Two lanes can only share a word (or a Kepler row) for the finitely many S that bring
@@ -1937,6 +1954,10 @@ def _prove_linear(
     other S, no pair of lanes with different slopes is that close, so the cost depends on
     S only modulo the bank span (128 or 256 bytes): one representative per residue.
     """
+    result, offset, guard, warps = proof.result, proof.offset, proof.guard, proof.warps
+    loops, sequences, free = proof.loops, proof.sequences, proof.free
+    access, arch, bank_mode = proof.access, proof.arch, proof.bank_mode
+    base, align, cache = proof.base, proof.align, proof.cache
     s_index = free.index(s_name)
     _, cases, slopes = _linear_cases(offset, guard, warps, loops, sequences, free, s_index)
     if not cases:
@@ -2132,18 +2153,17 @@ _SampledEntry = tuple[tuple[object, ...], list[Warp],
 _SAMPLED_KEPT = 3
 
 
-def _sampled(
-    result: _Result, offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
-    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
-    entangled: tuple[str, ...], access: Access, arch: Arch, bank_mode: int, base: int | None,
-    align: int, cache: dict[tuple[object, ...], Cost | None],
-) -> AccessResult:
+def _sampled(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult:
     """Last resort: the worst over a stated range of the entangled symbols, when each is a
     loop's iteration count or a built-in index (values the program does take). A template
     argument, kernel parameter or loaded value that changes the pattern in a way the
     formulas above do not cover is not searched: a sampled value (``BM = 7``) may be one
     the program never uses, so the access is unknown, and analysed exactly where a launch
     or an instantiation gives the value (issue 13, item 3)."""
+    result, offset, guard, warps = proof.result, proof.offset, proof.guard, proof.warps
+    loops, sequences, free = proof.loops, proof.sequences, proof.free
+    access, arch, bank_mode = proof.access, proof.arch, proof.bank_mode
+    base, align, cache = proof.base, proof.align, proof.cache
     unprovable = [e for e in dict.fromkeys(entangled) if not _sampleable(e)]
     if unprovable:
         return result("unknown", None, _unprovable_reason(unprovable))
