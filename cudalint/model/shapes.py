@@ -60,7 +60,17 @@ def shapes_for(kernel: Kernel | None, tu: TranslationUnit, access: Access, optio
     )
     if dims or partial:
         # ``dim3(32, by, bz)``: every (by, bz) the hardware allows, each warp one row
-        return [Shape(d, "launch", cap) for d in dims] + [
+        shapes = [Shape(d, "launch", cap) for d in dims] + [
             Shape(None, "launch", cap, p) for p in partial
         ]
+        # A launch whose shape is not known at all (``k<<<g, n>>>`` with a run-time n)
+        # may run any shape: it adds the assumed ones, so the known launches alone
+        # never prove the access.
+        if any(launch.kernel == access.kernel and launch.block is None
+               and launch.partial is None
+               and (launch.instantiation is None or access.instantiation is None
+                    or launch.instantiation == access.instantiation)
+               for launch in tu.launches):
+            shapes.append(Shape(None, "assumed", cap))
+        return shapes
     return [Shape(None, "assumed", cap)]
