@@ -3427,18 +3427,60 @@ class Executor:
                       (), node_int_type(c) or LONG)
 
     def subscript_value(self, c: Node) -> Expr:
-        """A value read through a subscript: a load, whose inputs are its indices."""
+        """A value read through a subscript: a load, whose inputs are every index of the
+        chain (``t[i][j]``: ``i`` too) and what the base pointer was computed from
+        (``p[0]`` with ``p = in + threadIdx.x`` differs between lanes)."""
         children = c.children
+        indices = list(children[1:])
         base = strip(children[0]) if children else c
         while base.kind == N.ARRAY_SUBSCRIPT:
             bc = base.children
+            indices += bc[1:]
             base = strip(bc[0]) if bc else base
             if not bc:
                 break
         name = base.spelling or self.w.slice(base.extent) or "memory"
-        inputs = dedupe(self.expr(ch) for ch in children[1:])
+        inputs = dedupe([*(self.expr(ch) for ch in indices), *self.pointer_inputs(base)])
         return Opaque(OpaqueKind.LOAD, f"value loaded from '{name}'", inputs,
                       node_int_type(c) or INT)
+
+    def pointer_inputs(self, n: Node, depth: int = 0) -> list[Expr]:
+        """What the address a pointer holds depends on, for a load through it: the integer
+        offsets added to it (``in + threadIdx.x``), followed through the locals it was
+        computed from. An array, a kernel's parameter or a file-scope pointer is the same
+        in every lane (no input); a pointer cudalint cannot follow (a device function's
+        parameter, a local assigned again, a call) may differ between lanes."""
+        s = strip(n)
+        while s.kind in CASTS and s.expr_children():
+            s = strip(s.expr_children()[-1])
+        if s.ckind != TK.POINTER.value and s.kind != N.BINARY:
+            return []  # an array (its address is uniform), or not a pointer at all
+        lost: list[Expr] = [Opaque(OpaqueKind.VARIABLE,
+                                   f"'{s.spelling or 'the pointer'}' is a pointer cudalint"
+                                   " does not follow", (Sym(THREAD_IDX[0], UINT),), INT)]
+        if depth > 8:
+            return lost
+        if s.kind == N.DECL_REF:
+            ref = s.referenced
+            if ref is None:
+                return lost
+            var = self.fn.vars.get(key_of(ref)) if self.fn is not None else None
+            if var is None:
+                return []  # a file-scope pointer
+            if var.is_param:
+                return [] if self.fn is not None and self.fn.is_kernel else lost
+            if var.modified or var.init is None:
+                return lost
+            return self.pointer_inputs(var.init, depth + 1)
+        if s.kind == N.BINARY and s.spelling in ("+", "-") and len(s.children) == 2:
+            out: list[Expr] = []
+            for ch in s.children:
+                if node_int_type(ch) is not None:
+                    out.append(self.expr(ch))
+                else:
+                    out += self.pointer_inputs(ch, depth + 1)
+            return out
+        return lost
 
     def convert(self, e: Expr, source: Node, target: ci.Type) -> Expr:
         """``e`` (the value of cursor ``source``) converted to the clang type ``target``."""
