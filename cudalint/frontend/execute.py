@@ -277,6 +277,8 @@ class Ptr:
     unknown: str = ""
 
 
+#: The thread index as an input of a value that may differ between lanes.
+_LANE = Sym(THREAD_IDX[0], UINT, lane_dependent=True)
 #: ``static_assert`` (inside a body it is a declaration statement's child).
 _STATIC_ASSERT = K.STATIC_ASSERT.value
 
@@ -768,6 +770,9 @@ class Executor:
         self.returns: list[tuple[tuple[Expr, ...], Expr | None]] = []
         #: Shared pointers the function being run returns (None: one it cannot follow).
         self.ret_ptrs: list[Ptr | None] = []
+        #: What the pointer arguments of the call being evaluated depend on, by parameter
+        #: (``returned_value``): a load through such a parameter has those inputs.
+        self.ptr_args: dict[int, list[Expr]] = {}
         #: The shared pointer an inlined call returned, by id() of the call's Node.
         self.call_ptrs: dict[int, Ptr | None] = {}
         #: The class template arguments a member function call runs with, by id() of
@@ -3251,6 +3256,7 @@ class Executor:
             return
         self.inlined.add(fn_key(target))
         bound: dict[int, Value] = {}
+        ptr_args: dict[int, list[Expr]] = {}
         for p, a in zip(params, args, strict=False):
             pt = p.type
             tk = canonical_kind(pt)
@@ -3260,6 +3266,8 @@ class Executor:
                 if ptr is not None:
                     bound[k] = Ptr(ptr.array, ptr.decl, ptr.offset, self.pointee(pt) or
                                    ptr.pointee, ptr.unknown)
+                else:
+                    ptr_args[k] = self.pointer_inputs(a)
             elif tk in (TK.LVALUEREFERENCE.value, TK.RVALUEREFERENCE.value):
                 loc = self.lvalue(strip(a))
                 if loc is not None:
@@ -3269,7 +3277,11 @@ class Executor:
             elif int_type(pt) is not None:
                 bound[k] = self.convert(self.expr(a), a, pt)
         env = self.target_env(c, target)
-        self.call_ptrs[id(c)] = self.run_body(target, env, bound)
+        saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
+        try:
+            self.call_ptrs[id(c)] = self.run_body(target, env, bound)
+        finally:
+            self.ptr_args = saved_ptr_args
         self.memo.clear()
         self.new_region()
 
@@ -3337,7 +3349,7 @@ class Executor:
                 # Lane-dependent on purpose: what it hides might read threadIdx.
                 return Opaque(OpaqueKind.UNSUPPORTED,
                               f"an expression nested more than {MAX_EXPR_DEPTH} levels deep",
-                              (Sym(THREAD_IDX[0], UINT),), node_int_type(c) or INT)
+                              (_LANE,), node_int_type(c) or INT)
             self.expr_depth += 1
             try:
                 hit = fold(self._expr(c))
@@ -3457,7 +3469,7 @@ class Executor:
             return []  # an array (its address is uniform), or not a pointer at all
         lost: list[Expr] = [Opaque(OpaqueKind.VARIABLE,
                                    f"'{s.spelling or 'the pointer'}' is a pointer cudalint"
-                                   " does not follow", (Sym(THREAD_IDX[0], UINT),), INT)]
+                                   " does not follow", (_LANE,), INT)]
         if depth > 8:
             return lost
         if s.kind == N.DECL_REF:
@@ -3467,9 +3479,13 @@ class Executor:
             var = self.fn.vars.get(key_of(ref)) if self.fn is not None else None
             if var is None:
                 return []  # a file-scope pointer
+            if var.modified:
+                return lost  # ``in += threadIdx.x``: where it points now is not followed
             if var.is_param:
-                return [] if self.fn is not None and self.fn.is_kernel else lost
-            if var.modified or var.init is None:
+                if self.fn is not None and self.fn.is_kernel:
+                    return []
+                return self.ptr_args.get(key_of(ref), lost)
+            if var.init is None:
                 return lost
             return self.pointer_inputs(var.init, depth + 1)
         if s.kind == N.BINARY and s.spelling in ("+", "-") and len(s.children) == 2:
@@ -3670,10 +3686,22 @@ class Executor:
                 and result.kind not in (TK.AUTO, TK.DEPENDENT, TK.UNEXPOSED):
             return None
         bound: dict[int, Value] = {}
+        ptr_args: dict[int, list[Expr]] = {}
         for p, a in zip(self.params(target), args, strict=False):
             if int_type(p.type) is not None:
                 bound[key_of(p.cursor)] = self.convert(self.expr(a), a, p.type)
+            elif canonical_kind(p.type) == TK.POINTER.value:
+                ptr_args[key_of(p.cursor)] = self.pointer_inputs(a)
         env = self.target_env(c, target)
+        saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
+        try:
+            return self._returned(c, target, env, bound, result)
+        finally:
+            self.ptr_args = saved_ptr_args
+
+    def _returned(self, c: Node, target: Function, env: Env, bound: dict[int, Value],
+                  result: ci.Type) -> Expr | None:
+        assert target.body is not None
         with self.frame(target, env, bound, body=False):
             ret = self._returned_expr(target.body.children)
             if not isinstance(ret, Node):
