@@ -26,7 +26,10 @@ its wall-clock time and its CPU time, user + system, from ``os.wait4``):
 ``hit``
     the same command with the cache directory of a previous run of the same file: the
     hook over files that did not change (``pre-commit run --all-files``, a re-run after
-    another hook failed, CI with a restored cache).
+    another hook failed, CI with a restored cache). The console script's front door
+    (``cudalint/frontdoor.py``) answers it from the earlier run's output; each round
+    runs it twice and times the second, since the first after an edit to cudalint (or
+    to a file) is a miss that records the run again.
 ``nocache``
     the same command with ``--no-cache``.
 

@@ -711,7 +711,8 @@ def _run(argv: Sequence[str] | None) -> int:
         if args.diff:
             return fix_status
 
-    _print_reports(args, reports)
+    with frontdoor.recording():  # what the output reads too (SARIF's repository root)
+        _print_reports(args, reports)
     # a file --fix could not write is an error whatever --exit-zero says
     return max(exit_status(reports, args.exit_zero, args.max_unknown), fix_status)
 

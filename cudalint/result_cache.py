@@ -61,7 +61,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cudalint.frontdoor import RESULT_SCHEMA
+from cudalint.fingerprint import RESULT_SCHEMA
 
 if TYPE_CHECKING:
     from cudalint.checker import FileReport, FileTask
@@ -98,9 +98,10 @@ class Pending:
 
 def fingerprint() -> str:
     """cudalint's version and files, libclang's bindings and library, Python's version
-    and clang's environment, hashed (without importing libclang): the front door's
-    :func:`cudalint.frontdoor.package_fingerprint`, which its run entries share."""
-    from cudalint.frontdoor import package_fingerprint
+    and clang's environment, hashed (without importing libclang):
+    :func:`cudalint.fingerprint.package_fingerprint`, which the front door's run
+    entries share."""
+    from cudalint.fingerprint import package_fingerprint
 
     return package_fingerprint(SCHEMA)
 

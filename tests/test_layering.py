@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "cudalint.fsutil",
             "cudalint.options",
             "cudalint.model.arch",
+            "cudalint.fingerprint",
         ),
     ),
     ("frontend", ("cudalint.frontend",)),
@@ -57,6 +58,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "commands",
         (
             "cudalint.cli",
+            "cudalint.frontdoor",
             "cudalint.__main__",
             "cudalint.lsp",
             "cudalint.fixes.apply",
