@@ -72,18 +72,27 @@ def project(tmp_path: Path) -> Path:
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("CUDALINT") and k not in ("NO_COLOR", "PRE_COMMIT")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("CUDALINT") and k not in ("NO_COLOR", "PRE_COMMIT")
+    }
     env["CUDALINT_IN_PROCESS"] = "1"  # no worker process per file: faster, same output
     env.update(extra)
     return env
 
 
-def _door(proj: Path, args: list[str], env: dict[str, str] | None = None
-          ) -> tuple[bytes, bytes, int, str]:
+def _door(
+    proj: Path, args: list[str], env: dict[str, str] | None = None
+) -> tuple[bytes, bytes, int, str]:
     mark = proj.parent / "mark"
-    p = subprocess.run([sys.executable, "-c", _RUN, str(mark), *args], cwd=proj,
-                       capture_output=True, env=env or _env(), timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-c", _RUN, str(mark), *args],
+        cwd=proj,
+        capture_output=True,
+        env=env or _env(),
+        timeout=120,
+    )
     return p.stdout, p.stderr, p.returncode, mark.read_text()
 
 
@@ -94,8 +103,9 @@ def _fingerprint() -> str:
     return fingerprint.package_fingerprint(fingerprint.RESULT_SCHEMA)
 
 
-def _hit(proj: Path, args: list[str], env: dict[str, str] | None = None
-         ) -> tuple[bytes, bytes, int, str]:
+def _hit(
+    proj: Path, args: list[str], env: dict[str, str] | None = None
+) -> tuple[bytes, bytes, int, str]:
     """The front door's run of ``args`` that should be replayed. In a working tree that
     others edit, cudalint's own files can change between the recording run and this one
     (every entry is then a miss, rightly): then once more, recorded anew."""
@@ -106,10 +116,16 @@ def _hit(proj: Path, args: list[str], env: dict[str, str] | None = None
     return got
 
 
-def _full(proj: Path, args: list[str], env: dict[str, str] | None = None
-          ) -> tuple[bytes, bytes, int]:
-    p = subprocess.run([sys.executable, "-c", _FULL, *args], cwd=proj,
-                       capture_output=True, env=env or _env(), timeout=120)
+def _full(
+    proj: Path, args: list[str], env: dict[str, str] | None = None
+) -> tuple[bytes, bytes, int]:
+    p = subprocess.run(
+        [sys.executable, "-c", _FULL, *args],
+        cwd=proj,
+        capture_output=True,
+        env=env or _env(),
+        timeout=120,
+    )
     return p.stdout, p.stderr, p.returncode
 
 
@@ -117,18 +133,21 @@ def _cache(proj: Path) -> str:
     return f"--cache-dir={proj.parent / 'cache'}"
 
 
-@pytest.mark.parametrize("extra", [
-    ["--format=text"],
-    ["--format", "concise"],
-    ["--format=json"],
-    ["--format=sarif"],
-    ["--format=github"],
-    ["--format=concise", "-q"],
-    ["--exit-zero"],
-    ["--statistics"],
-    ["--statistics", "--format=json"],
-    ["--format=json", "--show-all", "--color=always"],
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--format=text"],
+        ["--format", "concise"],
+        ["--format=json"],
+        ["--format=sarif"],
+        ["--format=github"],
+        ["--format=concise", "-q"],
+        ["--exit-zero"],
+        ["--statistics"],
+        ["--statistics", "--format=json"],
+        ["--format=json", "--show-all", "--color=always"],
+    ],
+)
 def test_replay_is_byte_identical(project: Path, extra: list[str]) -> None:
     args = [*extra, _cache(project), "-Iinc", "src/k.cu", "src/clean.cu"]
     first = _door(project, args)
@@ -162,16 +181,18 @@ def test_cache_dir_from_the_environment(project: Path) -> None:
 def _changes(proj: Path) -> list[tuple[str, Path, str]]:
     return [
         ("config", proj / "pyproject.toml", '[tool.cudalint]\nignore = ["CL001"]\n'),
-        ("per-file ignores", proj / "cudalint.toml",
-         '[per-file-ignores]\n"src/k.cu" = ["CL001"]\n'),
+        (
+            "per-file ignores",
+            proj / "cudalint.toml",
+            '[per-file-ignores]\n"src/k.cu" = ["CL001"]\n',
+        ),
         ("gitignore", proj / ".gitignore", "k.cu\n"),
         ("header", proj / "inc" / "scale.cuh", "#define SCALE 3.0f\n"),
         ("source", proj / "src" / "k.cu", KERNEL.replace("[threadIdx.x][0]", "[0][threadIdx.x]")),
     ]
 
 
-@pytest.mark.parametrize("which", ["config", "per-file ignores", "gitignore", "header",
-                                   "source"])
+@pytest.mark.parametrize("which", ["config", "per-file ignores", "gitignore", "header", "source"])
 def test_a_change_misses(project: Path, which: str) -> None:
     """A new configuration file, ignore file, changed header or source: not replayed,
     and the output is the full CLI's for the new state."""
@@ -207,22 +228,45 @@ def test_other_words_or_environment_miss(project: Path) -> None:
     args = ["--format=concise", _cache(project), "-Iinc", "src/k.cu"]
     _door(project, args)
     assert _hit(project, args)[3] == "replayed"
-    for other, env in ((["-D", "SCALE=1", *args], None), ([*args, "--arch=sm_80"], None),
-                       (args, _env(NO_COLOR="1"))):
+    for other, env in (
+        (["-D", "SCALE=1", *args], None),
+        ([*args, "--arch=sm_80"], None),
+        (args, _env(NO_COLOR="1")),
+    ):
         got = _door(project, other, env)
         assert got[3] == "full"
         assert got[:3] == _full(project, other, env)
 
 
-@pytest.mark.parametrize("words", [
-    ["--fix", "a.cu"], ["--diff", "a.cu"], ["--add-ignores", "a.cu"], ["-v", "a.cu"],
-    ["--baseline", "b.json", "a.cu"], ["-"], ["--stdin-filename", "a.cu", "-"],
-    ["--explain", "CL001"], ["--list-rules"], ["lsp"], ["--no-cache", "a.cu"],
-    ["--form=json", "a.cu"], ["-qv", "a.cu"], ["--cuda-path", "/x", "a.cu"],
-    ["--explain-access", "a.cu:3"], ["--bank-map-svg", "d", "a.cu"], ["--help"],
-    ["--version"], [], ["--format"], ["-I", "-x", "a.cu"], ["--", "a.cu"],
-    ["--update-baseline", "a.cu"], ["--unsafe-fixes", "a.cu"],
-])
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--fix", "a.cu"],
+        ["--diff", "a.cu"],
+        ["--add-ignores", "a.cu"],
+        ["-v", "a.cu"],
+        ["--baseline", "b.json", "a.cu"],
+        ["-"],
+        ["--stdin-filename", "a.cu", "-"],
+        ["--explain", "CL001"],
+        ["--list-rules"],
+        ["lsp"],
+        ["--no-cache", "a.cu"],
+        ["--form=json", "a.cu"],
+        ["-qv", "a.cu"],
+        ["--cuda-path", "/x", "a.cu"],
+        ["--explain-access", "a.cu:3"],
+        ["--bank-map-svg", "d", "a.cu"],
+        ["--help"],
+        ["--version"],
+        [],
+        ["--format"],
+        ["-I", "-x", "a.cu"],
+        ["--", "a.cu"],
+        ["--update-baseline", "a.cu"],
+        ["--unsafe-fixes", "a.cu"],
+    ],
+)
 def test_unusual_runs_fall_through(words: list[str]) -> None:
     assert frontdoor.plan([*words, "--cache-dir=c"]) is None
 
@@ -230,8 +274,20 @@ def test_unusual_runs_fall_through(words: list[str]) -> None:
 def test_ordinary_runs_are_planned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CUDALINT_CACHE_DIR", raising=False)
-    words = ["--format=concise", "-q", "-Iinc", "-D", "X=1", "-j", "2", "--exit-zero",
-             "--cache-dir", "c", "a.cu", "b.cu"]
+    words = [
+        "--format=concise",
+        "-q",
+        "-Iinc",
+        "-D",
+        "X=1",
+        "-j",
+        "2",
+        "--exit-zero",
+        "--cache-dir",
+        "c",
+        "a.cu",
+        "b.cu",
+    ]
     assert frontdoor.plan(words) == str(tmp_path / "c")
     assert frontdoor.plan(["a.cu"]) is None  # no cache directory
     monkeypatch.setenv("CUDALINT_CACHE_DIR", "/somewhere")
@@ -241,8 +297,12 @@ def test_ordinary_runs_are_planned(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 def test_unusual_run_output_unchanged(project: Path) -> None:
     """A run the front door does not replay gives exactly the full CLI's output."""
-    for args in (["--explain", "CL001"], ["--list-rules"], ["--bogus", "-Iinc", "src/k.cu"],
-                 ["--format=concise", "-v", _cache(project), "-Iinc", "src/k.cu"]):
+    for args in (
+        ["--explain", "CL001"],
+        ["--list-rules"],
+        ["--bogus", "-Iinc", "src/k.cu"],
+        ["--format=concise", "-v", _cache(project), "-Iinc", "src/k.cu"],
+    ):
         got = _door(project, args)
         assert got[3] == "full"
         assert got[:3] == _full(project, args)
@@ -251,12 +311,19 @@ def test_unusual_run_output_unchanged(project: Path) -> None:
 def test_replay_imports_nothing_heavy(project: Path) -> None:
     args = ["--format=concise", _cache(project), "-Iinc", "src/k.cu"]
     _door(project, args)
-    code = (_RUN.replace('"full" if "cudalint.cli" in sys.modules else "replayed"',
-                         '" ".join(sorted(m for m in sys.modules if m.startswith('
-                         '("cudalint", "clang", "argparse", "typing", "dataclasses"))))'))
+    code = _RUN.replace(
+        '"full" if "cudalint.cli" in sys.modules else "replayed"',
+        '" ".join(sorted(m for m in sys.modules if m.startswith('
+        '("cudalint", "clang", "argparse", "typing", "dataclasses"))))',
+    )
     mark = project.parent / "mods"
-    subprocess.run([sys.executable, "-c", code, str(mark), *args], cwd=project,
-                   capture_output=True, env=_env(), timeout=120)
+    subprocess.run(
+        [sys.executable, "-c", code, str(mark), *args],
+        cwd=project,
+        capture_output=True,
+        env=_env(),
+        timeout=120,
+    )
     assert mark.read_text().split() == ["cudalint", "cudalint.fingerprint", "cudalint.frontdoor"]
 
 
@@ -274,10 +341,12 @@ def test_same_headers_agrees_with_the_parse_cache(tmp_path: Path) -> None:
     h.write_bytes(b"#define A 1\n")
     digest = frontdoor._digest(b"#define A 1\n")
     mtime = os.stat(tmp_path).st_mtime_ns
-    cases = [([[str(h), digest]], [[str(tmp_path), mtime]]),
-             ([[str(h), "0" * 64]], []),
-             ([[str(tmp_path / "gone.cuh"), None]], [[str(tmp_path / "nodir"), None]]),
-             ([], [[str(tmp_path), mtime + 1]])]
+    cases = [
+        ([[str(h), digest]], [[str(tmp_path), mtime]]),
+        ([[str(h), "0" * 64]], []),
+        ([[str(tmp_path / "gone.cuh"), None]], [[str(tmp_path / "nodir"), None]]),
+        ([], [[str(tmp_path), mtime + 1]]),
+    ]
     for headers, dirs in cases:
         assert frontdoor._same_headers(headers, dirs) == unchanged(headers, dirs)
 
