@@ -37,6 +37,13 @@ launch keeps its known components (``Launch.partial``) for the model to range ov
 Nothing here guesses: a value that is not constant in a context stays unknown, and a launch
 whose template arguments are unknown leaves the kernel's symbolic (uninstantiated) analysis
 in charge.
+
+What the statements before a site leave (``_Flow``) is worked out once per site and set of
+inputs it can depend on (``HostLaunches.flow``: contexts that differ only in parameters
+named at or after the site share it), and the states after each statement of a block are
+kept for the next site of the same context (``_Flow._prefix``), so a function with many
+launches, or called with many values, does not follow its statements again for each.
+Neither changes a result: the keys hold everything the statements run can read.
 """
 
 from __future__ import annotations
@@ -460,6 +467,11 @@ class _Flow:
         #: ``return`` sits in code that is not followed (then the value is unknown).
         self.returns = returns
         self.lost_return = False
+        #: What the states depend on besides the statements run (see ``HostLaunches.flow``),
+        #: when they may be shared with other sites' runs (``_prefix``); None: not shared.
+        self.memo: tuple[object, ...] | None = None
+        #: ``merge`` calls that had several paths to merge (``_prefix``).
+        self.merges = 0
 
     def executor(self, st: _State) -> _HostExecutor:
         return _HostExecutor(self.host, self.fn, self.ctx, {**self.extra, **st.overrides()})
@@ -476,7 +488,7 @@ class _Flow:
         path.reverse()
         if path[0] is not fn.body:
             return [dict(self.extra)]
-        if any(n.kind in (N.GOTO, N.LABEL) for n in _walk(fn.body)):
+        if self.host._has_jumps(fn.body, (N.GOTO, N.LABEL)):
             # a jump may reach the site from anywhere: every variable written is unknown
             st = _State({k: None for k, var in fn.vars.items()
                          if (var.assigned or var.address_taken) and k not in self.extra})
@@ -519,6 +531,8 @@ class _Flow:
                 if start < idx:
                     states = self.exec(_case_body(stmts[start]), states)
                     start += 1
+            if self.memo is not None and start == 0:
+                return self._prefix(node, stmts, idx, states)
             for st in stmts[start:idx]:
                 states = self.exec(st, states)
                 if not states:
@@ -569,6 +583,42 @@ class _Flow:
                 if n.extent.start.offset > start:
                     later |= self._targets(n)
             return [self._forget(s, later - set(self.extra)) for s in states]
+        return states
+
+    def _prefix(self, block: Node, stmts: list[Node], idx: int, states: list[_State]
+                ) -> list[_State]:
+        """``stmts[:idx]`` of ``block`` run on ``states``, resumed from what an earlier
+        site of the same context left after a prefix of them (``HostLaunches._traces``:
+        the states after each statement), with the same values of the loop variables
+        those statements can name: the launches of one function each follow its
+        statements from the start, and most share them; a call in a loop (``for (int
+        step ...) update(step)``) is one site per value of ``step``. Which
+        variables a site reads matters only where paths were merged (``merge``), so a
+        trace is shared by every site up to the first statement that merged paths, and
+        past it only by sites that read the same variables."""
+        start = tuple((tuple(sorted(s.vals.items(), key=_first)), s.escaped) for s in states)
+        # a loop variable declared in ``stmts[idx]`` (a loop the site is in) cannot be named
+        # before it; a generic lambda's parameter is matched by name too (``_expr``)
+        later = self.host._declared_in(stmts[idx])
+        loops = tuple(sorted(((k, v) for k, v in self.extra.items()
+                              if k not in later or k in self.host._lambda_params), key=_first))
+        clean_key = (self.memo, loops, id(block), start)
+        exact_key = (*clean_key, tuple(sorted(self.relevant)))
+        traces = self.host._traces
+        clean = traces.setdefault(clean_key, [states])
+        trace = traces.setdefault(exact_key, [states])
+        if len(trace) < len(clean):
+            trace[len(trace):] = clean[len(trace):]
+        j = min(len(trace) - 1, idx)
+        states = trace[j]
+        while j < idx and states:
+            merges = self.merges
+            states = self.exec(stmts[j], states)
+            j += 1
+            if j == len(trace):
+                trace.append(states)
+            if j == len(clean) and merges == self.merges:
+                clean.append(states)
         return states
 
     def switch_entry(self, path: list[Node], i: int, states: list[_State]) -> list[_State]:
@@ -664,8 +714,8 @@ class _Flow:
             if len(kids) != 2:
                 return None
             body, cond = (kids[1], kids[0]) if kind == N.WHILE else (kids[0], kids[1])
-        if cond is None or not cond.is_expr or any(
-                x.kind in (N.BREAK, N.CONTINUE, N.RETURN, N.GOTO) for x in _walk(body)):
+        if cond is None or not cond.is_expr or self.host._has_jumps(
+                body, (N.BREAK, N.CONTINUE, N.RETURN, N.GOTO)):
             return None
         active = self.exec(init, [s]) if init is not None else [s]
         first = kind == N.DO
@@ -880,6 +930,7 @@ class _Flow:
         disagree on unknown); more than ``MAX_STATES`` all become one."""
         if len(states) <= 1:
             return states
+        self.merges += 1
         groups: dict[tuple[object, ...], list[_State]] = {}
         for s in states:
             groups.setdefault(s.key(self.relevant), []).append(s)
@@ -903,6 +954,10 @@ def _join(states: list[_State]) -> _State:
                 if k in s.vals else "absent" for s in states}
         vals[k] = first.vals.get(k) if len(seen) == 1 else None
     return _State(vals, escaped)
+
+
+def _first(item: tuple[int, Const | None]) -> int:
+    return item[0]
 
 
 def _if_parts(n: Node) -> tuple[Node | None, Node | None, Node | None]:
@@ -952,6 +1007,15 @@ class HostLaunches:
         #: and arguments); see ``call_value``.
         self._calling: set[int] = set()
         self._call_values: dict[tuple[object, ...], int | None] = {}
+        #: ``flow`` results by function, site, template arguments, loop values and the
+        #: context values the statements outside the site can read (``_flow_key``), and
+        #: those variables by (function, site).
+        self._flows: dict[tuple[object, ...], list[dict[int, Const | None]]] = {}
+        self._outside: dict[tuple[int, int], frozenset[int]] = {}
+        #: The states after each statement of a block, run from its start (``_Flow._prefix``).
+        self._traces: dict[tuple[object, ...], list[list[_State]]] = {}
+        self._jumps: dict[tuple[int, tuple[int, ...]], bool] = {}
+        self._declared: dict[int, frozenset[int]] = {}
 
     # --- the whole file ---------------------------------------------------------------
 
@@ -1009,27 +1073,31 @@ class HostLaunches:
     def _template_ref(self, n: Node) -> Function | None:
         """The host function template a reference names with explicit template arguments
         (``run<2, 2048>``), if it is one of this file's."""
+        target = next((f for f in self.w.functions_by_name.get(n.spelling, ())
+                       if f.template_params and not f.is_kernel and not f.is_device
+                       and f.body is not None), None)
+        if target is None:
+            return None  # before the cursor's kind and text, which cost more
         ref = n.referenced
         if ref is None or ref.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) \
                 or "<" not in self.w.slice(n.extent):
             return None
-        for f in self.w.functions_by_name.get(n.spelling, ()):
-            if f.template_params and not f.is_kernel and not f.is_device \
-                    and f.body is not None:
-                return f
-        return None
+        return target
 
     def _host_target(self, call: Node) -> Function | None:
         callee = self._callee(call)
         if callee is None:
             return None
         ref = callee.referenced
-        name, nargs = callee.spelling, len(arguments(call))
+        name = callee.spelling
         target = None
         if ref is not None and ref.kind == K.FUNCTION_DECL:
-            target = self.w.function_for(ref, name, nargs)
+            # the argument count only where the declaration does not name the function
+            target = self.w.functions_by_key.get(key_of(ref)) \
+                or self.w.function_for(ref, name, len(arguments(call)))
         elif ref is None or ref.kind == K.OVERLOADED_DECL_REF:
             name = self._overloaded_name(callee) or name
+            nargs = len(arguments(call))
             candidates = [f for f in self.w.functions_by_name.get(name, ())
                           if len(Executor.params(f)) == nargs]
             target = candidates[0] if len(candidates) == 1 else None
@@ -1171,10 +1239,97 @@ class HostLaunches:
         ``_Flow``."""
         if fn.body is None:
             return [dict(extra)]
-        try:
-            return _Flow(self, fn, ctx, extra, self._refs(fn, site)).run(site)
-        except RecursionError:
-            return [dict(extra)]
+        key = self._flow_key(fn, site, ctx, extra)
+        hit = self._flows.get(key) if key is not None else None
+        if hit is None:
+            flow = _Flow(self, fn, ctx, extra, self._refs(fn, site))
+            if key is not None:
+                flow.memo = (id(fn), *key[2:7], tuple(sorted(ctx.values.items())),
+                             tuple(sorted(ctx.dims.items())), key[-1])
+            try:
+                hit = flow.run(site)
+            except RecursionError:
+                return [dict(extra)]
+            if key is not None:
+                self._flows[key] = hit
+        return [dict(d) for d in hit]
+
+    def _flow_key(self, fn: Function, site: Node, ctx: _Context, extra: Mapping[int, Const]
+                  ) -> tuple[object, ...] | None:
+        """What ``flow`` depends on: the site, the template arguments, ``extra``, and the
+        context's values of the variables named before the site, outside its own subtree
+        (``_Flow`` runs only the statements before the site and the conditions around it;
+        the site's arguments are read afterwards, with the whole context). A host function
+        called from a loop with a counter that only reaches the callee's launch
+        (``adamw_update(..., t, ...)`` in llm.c's ``gpt2_update``, one context per step)
+        then follows its statements once, not once per context. None: not cached (an
+        ``Env`` with no label but bound values)."""
+        env = ctx.env
+        if env.label is None and (env.values or env.types or env.params or env.functions):
+            return None
+        named = self._outside_refs(fn, site)
+        return (
+            id(fn), id(site), env.label,
+            tuple(sorted(env.values.items())), tuple(sorted(env.types.items())),
+            tuple(sorted(env.params.items())), tuple(sorted(env.functions.items())),
+            tuple(sorted(extra.items(), key=lambda kv: kv[0])),
+            tuple(sorted((k, v) for k, v in ctx.values.items() if k in named)),
+            tuple(sorted((k, v) for k, v in ctx.dims.items() if k in named)),
+            len(self._lambda_params),
+        )
+
+    def _declared_in(self, n: Node) -> frozenset[int]:
+        """Keys of the variables and parameters declared in ``n``."""
+        hit = self._declared.get(id(n))
+        if hit is None:
+            hit = self._declared[id(n)] = frozenset(
+                key_of(x.cursor) for x in _walk(n) if x.kind in (N.VAR_DECL, N.PARM_DECL))
+        return hit
+
+    def _has_jumps(self, n: Node, kinds: tuple[int, ...]) -> bool:
+        """Whether ``n`` or a node under it is of one of ``kinds``."""
+        k = (id(n), kinds)
+        hit = self._jumps.get(k)
+        if hit is None:
+            hit = self._jumps[k] = any(x.kind in kinds for x in _walk(n))
+        return hit
+
+    def _outside_refs(self, fn: Function, site: Node) -> frozenset[int]:
+        """Keys of the declarations referenced in ``fn``'s body outside ``site`` and not
+        after it: at or before its start in its file (a macro's expansion shares its
+        invocation's offset), or in another file. Only a parameter's references are
+        placed (the context binds parameters); any other declaration referenced outside
+        ``site`` is in."""
+        k = (id(fn), id(site))
+        hit = self._outside.get(k)
+        if hit is None:
+            assert fn.body is not None
+            start = site.extent.start
+            file = start.file.name if start.file is not None else None
+            offset = start.offset
+            params = {key_of(p.cursor) for p in Executor.params(fn)}
+            out: set[int] = set()
+            stack = [fn.body]
+            while stack:
+                n = stack.pop()
+                if n is site:
+                    continue
+                stack.extend(n.children)
+                if n.kind != N.DECL_REF or n.referenced is None:
+                    continue
+                rk = key_of(n.referenced)
+                if rk in out:
+                    continue
+                if rk not in params:
+                    out.add(rk)
+                    continue
+                at = n.extent.start
+                if at.offset <= offset or (at.file.name if at.file is not None else None) \
+                        != file:
+                    out.add(rk)
+            hit = frozenset(out)
+            self._outside[k] = hit
+        return hit
 
     def _refs(self, fn: Function, n: Node) -> set[int]:
         """Keys of the variables ``n`` reads, through the initializers and writes of locals."""
