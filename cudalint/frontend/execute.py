@@ -3723,6 +3723,10 @@ class Executor:
             if st.kind == N.DECL_STMT and all(
                     d.kind == _STATIC_ASSERT for d in st.children):
                 continue
+            if st.kind == N.DECL_STMT:
+                if not self._local_values(st):
+                    return False
+                continue
             if st.kind == N.NULL_STMT:
                 continue
             if st.kind == N.COMPOUND_STMT:
@@ -3740,6 +3744,22 @@ class Executor:
                 return False
             if got is not True:
                 return got
+        return True
+
+    def _local_values(self, st: Node) -> bool:
+        """``int x = i * 2;`` on the way to a helper's ``return``: each integer local
+        that nothing assigns again takes its initializer's value. False for any other
+        declaration (it would need the body run)."""
+        for d in st.children:
+            if d.kind == _STATIC_ASSERT:
+                continue
+            if d.kind != N.VAR_DECL or self.fn is None:
+                return False
+            var = self.fn.vars.get(key_of(d.cursor))
+            exprs = [ch for ch in d.children if ch.is_expr]
+            if var is None or var.modified or len(exprs) != 1 or int_type(d.type) is None:
+                return False
+            self.values[key_of(d.cursor)] = self.convert(self.expr(exprs[0]), exprs[0], d.type)
         return True
 
     def cooperative(self, c: Node, name: str, t: IntType | None) -> Expr | None:
