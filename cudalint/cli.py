@@ -1023,11 +1023,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (``cudalint ... | head``): stop quietly.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        frontdoor.silence_stdout()
         return EXIT_ERROR
     except Exception as exc:  # never a traceback
         sys.stderr.write(

@@ -359,6 +359,16 @@ def _tolerant(stream: TextIO | None) -> None:
             reconfigure(errors="backslashreplace")
 
 
+def silence_stdout() -> None:
+    """The reader of stdout went away (``cudalint ... | head``): send the rest, and what
+    Python flushes at exit, to /dev/null, so that nothing more fails."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def _write(out: str, err: str) -> bool:
     try:
         sys.stdout.write(out)
@@ -366,11 +376,7 @@ def _write(out: str, err: str) -> bool:
         sys.stderr.write(err)
         sys.stderr.flush()
     except BrokenPipeError:  # as the full CLI: the reader went away
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        silence_stdout()
         return False
     return True
 
