@@ -684,6 +684,18 @@ def _geometric_shift(d: Induction, t: IntType) -> tuple[bool, int] | None:
     return d.op in ("<<", "*"), c
 
 
+def _known_start(counter: Sym) -> bool:
+    """Whether a doubling or halving counter has a known start and step and a bound that
+    stops it before its type overflows or it reaches 0 (:func:`_geometric_trips`), but a
+    bound cudalint does not know (``for (d = 2; d < n; d <<= 1)``): the model then
+    enumerates every value it could take (``cudalint.model.proof._geometric_reach``)."""
+    d = counter.induction
+    if d is None or d.bound is None or lane_dependent(d.bound):
+        return False
+    known = replace(d, bound=Const(0, counter.type))
+    return _known_parts(known) and _geometric_trips(counter) is not None
+
+
 def _geometric_trips(counter: Expr | None) -> int | None:
     """The most iterations a loop whose counter is doubled or halved can run, whatever
     its start and bound: ``for (d = n >> 1; d > 0; d >>= 1)`` reaches 0 after at most
@@ -709,6 +721,30 @@ def _geometric_trips(counter: Expr | None) -> int | None:
     # a non-negative value of the type has bits - signed bits: as many halvings reach 0,
     # and as many doublings of a start of at least 1 reach the top bit
     return -(-(counter.type.bits - int(counter.type.signed)) // c)
+
+
+def _after_loop(forms: dict[int, _Closed], it: Expr, names: dict[int, str],
+                line: int) -> dict[int, Expr]:
+    """The values after the loop of the doubled or halved variables among ``forms``, where
+    the loop's iteration count ``it`` is a number of iterations cudalint bounds but does
+    not know (``for (d = n >> 1; d > 0; d >>= 1) { ...; offset <<= 1; }``, every lane
+    running the same iterations): ``offset`` is then one of ``start << k`` for ``k`` up
+    to that bound, a loop-like symbol whose every value the model enumerates (as far as
+    the value fits its type, or until it reaches 0 when halved). A down-sweep after an
+    up-sweep (``offset >>= 1`` in the next loop) starts from it."""
+    if not isinstance(it, Sym) or it.induction is None or it.induction.index \
+            or not it.name.startswith("k@L") or lane_dependent(it):
+        return {}
+    out: dict[int, Expr] = {}
+    for k, f in forms.items():
+        if not f.geometric or f.start is None or not isinstance(f.start, Expr) \
+                or lane_dependent(f.start) or f.shift <= 0:
+            continue
+        t = f.start.type
+        out[k] = Sym(f"{names[k]}@L{line}:after", t, induction=Induction(
+            f.start, "<<" if f.left else ">>", Const(f.shift, INT),
+            "<" if f.left else ">", None if f.left else Const(0, t)))
+    return out
 
 
 #: Cooperative-groups tile queries cudalint models (``Executor._tile_query``).
@@ -737,6 +773,11 @@ class _Closed:
     #: iteration number is known exactly (a counter the model enumerates), as the shift
     #: count grows without bound.
     geometric: bool = False
+    #: For a geometric value: its start, whether it is shifted left and by how many bits
+    #: each iteration (its values after the loop, see ``Executor.carried``).
+    start: Expr | None = None
+    left: bool = True
+    shift: int = 0
 
 
 class Executor:
@@ -791,6 +832,8 @@ class Executor:
         #: Set while a loop body runs for the values it carries (see ``carried``): loops
         #: inside it then take no closed forms of their own, and nothing is carved.
         self.probing = False
+        #: Set by ``carried``: the values of doubled or halved variables after the loop.
+        self.after_loop: dict[int, Expr] = {}
 
     # --- entry points --------------------------------------------------------------------
 
@@ -2118,6 +2161,7 @@ class Executor:
         closed: set[int] = set()
         if not self.probing:
             closed = self.carried(kind, cond, body, inc, pre, entry, ind, line, saved_guards)
+        after = self.after_loop  # the closed forms' values after the loop (``carried``)
         n_before = len(self.accesses)
         order_before = self.order
         regions_before = self._regions
@@ -2162,7 +2206,9 @@ class Executor:
             last = end_vals.get(k)
             extra = [last] if isinstance(last, Expr) else (
                 [last.offset] if isinstance(last, Ptr) else [])
-            if k in closed:
+            if k in after:
+                self.values[k] = after[k]
+            elif k in closed:
                 self.values[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", extra)
             elif isinstance(entry_v, Sym):
                 self.values[k] = _about(OpaqueKind.LOOP, self.var_name(k), "after its loop",
@@ -2254,6 +2300,7 @@ class Executor:
         ``it`` in ``entry`` (``(start + 4*it) & 63``). Any other variable keeps an opaque
         value that says why. Returns the keys that got a closed form.
         """
+        self.after_loop = {}
         names: dict[int, str] = {}
         holders: dict[int, Sym] = {}
         probe = dict(entry)
@@ -2336,6 +2383,8 @@ class Executor:
                     it, exact = self.iteration(ind, counter, line, label, list(forms.values()))
             for k, f in forms.items():
                 entry[k] = f.build(it)
+            if exact and exits.brk is None and exits.ret is None:
+                self.after_loop = _after_loop(forms, it, names, line)
             if ind is not None and isinstance(counter, Sym) and isinstance(it, Sym) \
                     and it.induction is not None and it.induction.index:
                 # the counter in the same iteration number: d = start >> k beside
@@ -2436,7 +2485,8 @@ class Executor:
                     return fold(Binary("<<", v0, amount, t) if left
                                 else Binary(">>", v0, amount, t))
 
-                return _Closed(scaled, 1 if shift == 0 else None, geometric=shift != 0)
+                return _Closed(scaled, 1 if shift == 0 else None, geometric=shift != 0,
+                               start=v0, left=left, shift=shift)
         if isinstance(core, Binary) and core.op == "%" and not _mentions(core.rhs, v):
             x = core.lhs
             if _coefficient(x, v, x.type.bits) == 1:
@@ -2584,8 +2634,9 @@ class Executor:
             step = _as_type(d.step, t)
             exact = known and (trip is None or trip <= _MAX_CYCLE)
             return (dist if step == Const(1, t) else fold(Binary("/", dist, step, t))), exact
-        if isinstance(counter, Sym) and counter.induction is not None and _known_parts(
-                counter.induction) and _geometric_shift(counter.induction, counter.type):
+        if isinstance(counter, Sym) and counter.induction is not None and (_known_parts(
+                counter.induction) or _known_start(counter)) \
+                and _geometric_shift(counter.induction, counter.type):
             # a doubling or halving counter the model enumerates: the iteration number of
             # that same sequence (the counter is rewritten in it, see ``carried``)
             return Sym(f"k@L{line}:{counter.name}", INT, induction=Induction(
@@ -3906,7 +3957,11 @@ class Executor:
         if isinstance(cur, Expr):
             return cur
         if isinstance(cur, Ptr):
-            return _about(OpaqueKind.NOT_INTEGER, name, "is a pointer", (), t or INT)
+            # A reference bound to shared memory (``void cmp(uint& a, ...)`` called with
+            # ``s_key[pos]``): reading it loads that element, which differs between lanes
+            # where the element's address does.
+            return Opaque(OpaqueKind.LOAD, f"value loaded from '{name}'",
+                          dedupe([cur.offset]), t or INT)
         # Not reached by the walk (host code asking about launch arguments, a goto):
         # a variable that is never modified holds its initializer.
         if ref.type.is_const_qualified() or not var.modified:

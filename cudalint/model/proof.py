@@ -383,7 +383,7 @@ class _LaneOpaque(Exception):
 # --- cases: one warp, one value of each loop variable -----------------------------------
 
 _MAX_ITERATIONS = 64
-_MAX_CASES = 4096
+_MAX_CASES = 16384
 _MAX_EVALUATIONS = 40_000
 #: Beyond this many warp configurations of the assumed shape, a spread sample is costed.
 _MAX_ASSUMED_WARPS = 384
@@ -417,28 +417,47 @@ def _better(a: _Outcome, b: _Outcome | None) -> bool:
     return b is None or (a.cost.ways, a.cost.wavefronts) > (b.cost.ways, b.cost.wavefronts)
 
 
-def _sequence(ind: Sym, shape: tuple[int, int, int]) -> list[int] | None:
+def _sequence(ind: Sym, shape: tuple[int, int, int],
+              outer: dict[str, int] | None = None,
+              top: int | None = None) -> list[int] | None:
     """The values a uniform loop variable takes under a block shape, or None if unbounded
-    (for an iteration number, ``Induction.index``: 0, 1, … as many as the loop makes)."""
+    (for an iteration number, ``Induction.index``: 0, 1, … as many as the loop makes).
+
+    ``outer`` gives the values of enclosing loop variables its start, step or bound read
+    (one iteration of the enclosing loops). A doubling or halving counter whose bound is
+    not known (``for (s = 2; s < n; s <<= 1)``) takes every value its type holds before
+    it would overflow or reach 0: a superset of the values it takes, see
+    :func:`_evaluable_inductions`."""
     d = ind.induction
     assert d is not None
-    env = dict(zip(BLOCK_DIM, shape, strict=True))
+    env: dict[str, int] = dict(zip(BLOCK_DIM, shape, strict=True))
+    if outer:
+        env.update(outer)
     names = tuple(sorted(env))
     try:
         start = compile_expr(d.start, names)(*(env[n] for n in names))
         step = compile_expr(d.step, names)(*(env[n] for n in names))
-        bound = (
-            compile_expr(d.bound, names)(*(env[n] for n in names)) if d.bound is not None else None
-        )
     except (*EVAL_ERRORS, KeyError):
         return None
-    if d.cmp is None or bound is None:
+    bound: int | None = None
+    if d.bound is not None:
+        try:
+            bound = compile_expr(d.bound, names)(*(env[n] for n in names))
+        except (*EVAL_ERRORS, KeyError):
+            bound = None
+    if d.cmp is None:
         return None
     ops: dict[str, Callable[[int, int], bool]] = {
         "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
         ">=": lambda a, b: a >= b, "!=": lambda a, b: a != b,
     }
-    cmp = ops[d.cmp]
+    if bound is None:
+        reach = _geometric_reach(ind, start, step, top)
+        if reach is None:
+            return None
+        cmp, bound = reach
+    else:
+        cmp = ops[d.cmp]
     values: list[int] = []
     v = start
     while cmp(v, bound):
@@ -467,33 +486,131 @@ def _sequence(ind: Sym, shape: tuple[int, int, int]) -> list[int] | None:
     return values
 
 
+def _geometric_reach(ind: Sym, start: int, step: int, top: int | None = None,
+                     ) -> tuple[Callable[[int, int], bool], int] | None:
+    """For a counter doubled (``<<``, ``*``) while below a bound cudalint does not know,
+    or halved (``>>``, ``/``) while above one, a test and bound that stop where the
+    program must stop whatever its bound: before the value leaves its type (doubling; an
+    overflow of a signed counter is undefined, an unsigned one that wraps to 0 would never
+    stop) or when it reaches 0 (halving). None for any other counter.
+
+    A doubled value stops at ``top`` too (:func:`_reach_top`): from there on a lane
+    index scaled by it, or added to it, lies past the array (or the largest shared
+    memory a block can have) for every lane but one, and a single lane is never a
+    conflict."""
+    d = ind.induction
+    assert d is not None
+    if start < 1:
+        return None
+    top = min(1 << (ind.type.bits - int(ind.type.signed)), top or _GEOMETRIC_TOP)
+    if d.op in ("<<", "*") and d.cmp in ("<", "<=", "!="):
+        if (d.op == "<<" and not 0 < step < ind.type.bits) or (d.op == "*" and step < 2):
+            return None
+        return (lambda a, b: a < b), top
+    if d.op in (">>", "/") and d.cmp in (">", ">=", "!="):
+        if (d.op == ">>" and not 0 < step < ind.type.bits) or (d.op == "/" and step < 2):
+            return None
+        return (lambda a, b: a > b), 0
+    return None
+
+
 Sequences = dict[str, dict[tuple[int, ...], list[int]]]
 
+#: Where a doubling counter with an unknown bound stops being enumerated (2^20: four
+#: times the bytes of the largest shared memory of a block, so scaled lane indices stay
+#: far from wrapping and the affine fast path applies, :func:`_affine_cases`).
+_GEOMETRIC_TOP = 1 << 20
 
-def _evaluable_inductions(syms: set[Sym], warps: list[Warp]) -> Sequences:
-    """Loop variables whose values follow from the block shape, with their sequences."""
+#: How many enclosing loop variables an induction's start, step or bound may read, and
+#: how many of their value combinations are enumerated (:func:`_evaluable_inductions`).
+_MAX_NESTING = 3
+_MAX_OUTER_COMBINATIONS = 4096
+
+
+def _reach_top(array: SharedArray | None) -> int:
+    """Where a doubling counter with an unknown bound stops being enumerated for an
+    access to ``array``: the power of two past twice its bytes (so a lane index scaled by
+    a larger value leaves the array in every lane but one), at most
+    :data:`_GEOMETRIC_TOP`; that, where the array's size is not known."""
+    size = array.size_bytes if array is not None and array.base_offset is None else 0
+    if size <= 0:
+        return _GEOMETRIC_TOP
+    return min(_GEOMETRIC_TOP, max(64, 1 << (2 * size - 1).bit_length()))
+
+
+def _evaluable_inductions(syms: set[Sym], warps: list[Warp],
+                          top: int = _GEOMETRIC_TOP) -> Sequences:
+    """Loop variables whose values follow from the block shape, with their sequences.
+
+    A loop variable whose start, step or bound reads an enclosing loop's variable
+    (``for (stride = size / 2; stride > 0; stride >>= 1)`` inside a loop over ``size``)
+    takes the union of its sequences over the enclosing values; a doubling or halving
+    counter whose bound is a value cudalint does not know takes every value before it
+    would overflow or reach 0 (:func:`_geometric_reach`). Either way the access is costed
+    at each value, and its worst names the value (``when stride = 16``): a value such a
+    loop can take, for some bound."""
     shapes: set[tuple[int, ...]] | None = None  # built only when a loop variable needs it
     out: dict[str, dict[tuple[int, ...], list[int]]] = {}
     for sym in syms:
-        d = sym.induction
-        if d is None:
+        if sym.induction is None:
             continue
         if shapes is None:
             shapes = {lane[3:6] for w in warps for lane in w.lanes if lane is not None}
-        inputs = free_symbols(d.start) | free_symbols(d.step)
-        if d.bound is not None:
-            inputs |= free_symbols(d.bound)
-        if any(i.name not in BLOCK_DIM for i in inputs):
-            continue
         seqs: dict[tuple[int, ...], list[int]] = {}
         for shp in shapes:
-            seq = _sequence(sym, (shp[0], shp[1], shp[2]))
+            seq = _nested_sequence(sym, (shp[0], shp[1], shp[2]), 0, top)
             if seq is None:
                 break
             seqs[shp] = seq
         else:
             out[sym.name] = seqs
     return out
+
+
+def _nested_sequence(sym: Sym, shape: tuple[int, int, int], depth: int,
+                     top: int) -> list[int] | None:
+    """:func:`_sequence` of ``sym``, over every value of the enclosing loop variables its
+    start, step and bound read (their union, in increasing order); None if one of those
+    is neither the block shape nor such a loop variable, or the nest is too deep."""
+    d = sym.induction
+    assert d is not None
+    inputs = free_symbols(d.start) | free_symbols(d.step)
+    bound_inputs = free_symbols(d.bound) if d.bound is not None else set()
+    enclosing: dict[str, Sym] = {}
+    for i in inputs | bound_inputs:
+        if i.name in BLOCK_DIM:
+            continue
+        if i.induction is not None and i.name != sym.name:
+            enclosing[i.name] = i
+        elif i in bound_inputs and i not in inputs:
+            continue  # an unknown bound: only a doubling or halving counter goes on
+        else:
+            return None
+    if not enclosing:
+        return _sequence(sym, shape, None, top)
+    if depth >= _MAX_NESTING:
+        return None
+    names = sorted(enclosing)
+    ranges: list[list[int]] = []
+    for n in names:
+        got = _nested_sequence(enclosing[n], shape, depth + 1, top)
+        if got is None:
+            return None
+        ranges.append(got)
+    count = 1
+    for r in ranges:
+        count *= max(len(r), 1)
+    if count > _MAX_OUTER_COMBINATIONS:
+        return None
+    values: set[int] = set()
+    for combo in itertools.product(*ranges):
+        seq = _sequence(sym, shape, dict(zip(names, combo, strict=True)), top)
+        if seq is None:
+            return None
+        values.update(seq)
+        if len(values) > _MAX_ITERATIONS:
+            return None
+    return sorted(values)
 
 
 class CaseMemo:
@@ -1335,6 +1452,9 @@ def _display(name: str) -> str:
         return f"the '{var}' loop's iteration" if var else f"the iteration (line {line})"
     if base.startswith("opaque") and where:
         return f"({where})"
+    if where.startswith("L") and where.endswith(":after"):
+        # a doubled or halved variable's value after its loop (frontend ``_after_loop``)
+        return f"{base} (after the loop at line {where[1:].partition(':')[0]})"
     return base
 
 
@@ -1757,7 +1877,7 @@ def _prove(
             )
 
     all_syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
-    sequences = _evaluable_inductions(all_syms, warps)
+    sequences = _evaluable_inductions(all_syms, warps, _reach_top(array))
     if guard is not None:
         # a stride loop's bound masks lanes: enumerate its iterations, or widen the
         # bound to its first iteration (cudalint.model.stride_loops)
