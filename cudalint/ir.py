@@ -349,6 +349,11 @@ class Access:
     #: it, never taken apart from ``array`` (a key such as ``k<4>::tile``). "" in records
     #: built by hand.
     array_name: str = ""
+    #: Where a ``__device__`` function holding the access was called, innermost call first
+    #: (the call in the function that called it, then that function's call, up to the
+    #: kernel); empty for an access in the kernel's own body. The same helper line called
+    #: twice is two records, told apart by their calls.
+    call_sites: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True)

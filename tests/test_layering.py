@@ -169,6 +169,51 @@ def test_no_import_from_a_later_layer(path: pathlib.Path) -> None:
     assert _violations(path, module_name(path)) == []
 
 
+#: Inside the frontend the walker drives the executor and the host-launch evaluator; what
+#: they need of it is the ``Program`` protocol (cudalint/frontend/program.py). Only these
+#: modules may import the walker: the package (which only names ``parse``), ``parse``,
+#: which runs it, and the walker itself. A type-only import counts, as above.
+ABOVE_THE_WALKER = ("cudalint.frontend", "cudalint.frontend.parse", "cudalint.frontend.walker")
+WALKER = "cudalint.frontend.walker"
+
+
+def _walker_imports(path: pathlib.Path, here: str) -> list[str]:
+    if layer_of(here) != layer_of(WALKER) or here in ABOVE_THE_WALKER:
+        return []
+    return [
+        f"{path.name}:{line}: {here} imports {target} (use cudalint.frontend.program)"
+        for line, target in imports(path, here)
+        if target == WALKER or target.startswith(WALKER + ".")
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in MODULES if module_name(p).startswith("cudalint.frontend.")],
+    ids=lambda p: module_name(p),
+)
+def test_no_frontend_module_below_the_walker_imports_it(path: pathlib.Path) -> None:
+    assert _walker_imports(path, module_name(path)) == []
+
+
+def test_the_walker_check_sees_an_import(tmp_path: pathlib.Path) -> None:
+    """An executor that names the walker, even only for typing, is reported; the parser,
+    which runs the walker, is not."""
+    fake = tmp_path / "probe.py"
+    fake.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from cudalint.frontend.walker import Walker\n"
+        "from cudalint.frontend import walker\n"
+    )
+    got = _walker_imports(fake, "cudalint.frontend.execute")
+    assert len(got) == 2, got
+    assert "use cudalint.frontend.program" in got[0]
+    assert _walker_imports(fake, "cudalint.frontend.parse") == []
+    # and the real modules it guards are the ones the check runs on
+    names = {module_name(p) for p in MODULES}
+    assert {"cudalint.frontend.execute", "cudalint.frontend.host"} <= names
+
+
 def test_the_check_sees_a_violation(tmp_path: pathlib.Path) -> None:
     """The checker itself: a model module that imports the API, clang or the frontend,
     relatively or not, is reported."""

@@ -1,7 +1,8 @@
-"""Cursor kinds, type helpers and the facts the walker records about a function.
+"""Cursor kinds, small helpers and the facts the walker records about a function.
 
 Shared by the walker (declarations, templates, launches) and the executor (values,
-guards and accesses in statement order).
+guards and accesses in statement order). What they ask of a clang *type* is in
+``types.py``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from dataclasses import dataclass, field
 import clang.cindex as ci
 
 from cudalint.frontend.tree import UNSET, Node, build, cursor_key
+from cudalint.frontend.types import int_type
+from cudalint.frontend.types import type_size as type_size  # tests import it from here
 from cudalint.ir import (
-    INT,
     UINT,
     BinaryOp,
     BoundOp,
@@ -28,7 +30,6 @@ from cudalint.ir import (
 )
 
 K = ci.CursorKind
-TK = ci.TypeKind
 
 
 class N:
@@ -189,18 +190,6 @@ TOP_LEVEL_KINDS = frozenset(
     k.value for k in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.VAR_DECL, K.ENUM_DECL,
                       K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)
 )
-ARRAY_TYPES = frozenset(
-    [TK.CONSTANTARRAY, TK.DEPENDENTSIZEDARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY]
-)
-
-SIGNED_KINDS = frozenset(
-    [TK.CHAR_S, TK.SCHAR, TK.SHORT, TK.INT, TK.LONG, TK.LONGLONG, TK.INT128, TK.WCHAR]
-)
-UNSIGNED_KINDS = frozenset(
-    [TK.CHAR_U, TK.UCHAR, TK.USHORT, TK.UINT, TK.ULONG, TK.ULONGLONG, TK.UINT128,
-     TK.CHAR16, TK.CHAR32]
-)
-
 #: ``// cudalint: block-dim(X[, Y[, Z]])``; each extent a C constant expression.
 BLOCK_DIM_ANNOTATION = re.compile(
     r"//\s*cudalint:\s*block-dim\(([^()]*(?:\([^()]*\)[^()]*)*)\)"
@@ -219,69 +208,6 @@ BUILTIN_TYPE_SIZES = {
 
 
 # --- small helpers ---------------------------------------------------------------------------
-
-
-_int_type_cache: dict[int, IntType | None] = {}
-
-DEPENDENT_KINDS = frozenset([TK.DEPENDENT.value, TK.UNEXPOSED.value])
-BOOL_KIND = TK.BOOL.value
-ENUM_KIND = TK.ENUM.value
-
-
-def canonical_kind(t: ci.Type) -> int:
-    """The canonical type's kind as an int (``TypeKind.X.value``)."""
-    return int(ci.conf.lib.clang_getCanonicalType(t)._kind_id)
-
-
-#: Types whose size libclang must never be asked for: clang_Type_getSizeOf crashes the
-#: process (SIGSEGV) on placeholder types such as ``<overloaded function type>``, which
-#: a broken or mutated file hands to a call's argument (bench/faults.py found it).
-_SIZELESS_KINDS = frozenset(k.value for k in (TK.OVERLOAD, TK.DEPENDENT, TK.INVALID))
-
-
-def type_size(t: ci.Type) -> int:
-    """``t.get_size()`` (bytes; negative when clang has no size), never asking libclang
-    for the size of a type it crashes on."""
-    if t.kind.value in _SIZELESS_KINDS or canonical_kind(t) in _SIZELESS_KINDS:
-        return -1
-    return int(t.get_size())
-
-
-def int_type(t: ci.Type) -> IntType | None:
-    """The IR integer type of a clang type; None for anything that is not an integer.
-
-    ``bool`` maps to ``int``: its values are 0 and 1 and comparisons yield it.
-    """
-    ct = ci.conf.lib.clang_getCanonicalType(t)
-    ct._tu = t._tu
-    kind = ct._kind_id
-    if kind == ENUM_KIND:
-        decl = ct.get_declaration()
-        return int_type(decl.enum_type) if decl is not None else INT
-    if kind in _int_type_cache:
-        return _int_type_cache[kind]
-    result: IntType | None
-    tk = TK.from_id(kind)
-    if tk == TK.BOOL:
-        result = INT
-    elif tk in SIGNED_KINDS or tk in UNSIGNED_KINDS:
-        result = IntType(ct.get_size() * 8, tk in SIGNED_KINDS)
-    else:
-        result = None
-    _int_type_cache[kind] = result
-    return result
-
-
-def template_int_argument(spec: ci.Cursor, i: int, type_kind: int | None) -> int:
-    """The value of integral template argument ``i`` of ``spec`` for a parameter of the
-    canonical type kind ``type_kind``, as C++ reads it: libclang gives the sign-extended
-    bits, so ``true`` of a ``bool`` parameter reads -1, a large unsigned one negative."""
-    v = int(spec.get_template_argument_value(i))
-    if type_kind == TK.BOOL.value:
-        return int(v != 0)
-    if v < 0 and type_kind is not None and TK.from_id(type_kind) in UNSIGNED_KINDS:
-        return int(spec.get_template_argument_unsigned_value(i))
-    return v
 
 
 def node_int_type(n: Node) -> IntType | None:
@@ -313,6 +239,25 @@ def arguments(call: Node) -> list[Node]:
             node = build(a)
         out.append(node)
     return out
+
+
+def function_reference(n: Node) -> tuple[str, bool] | None:
+    """What a template argument expression names when it is a function (``f``,
+    ``&f``, ``(&ns::f)``): the name, and whether it is a non-type template parameter of
+    the enclosing template (``k<f>`` inside ``launch<f>``) rather than a function."""
+    n = strip(n)
+    if n.kind == N.UNARY and len(n.children) == 1:  # ``&f``
+        n = strip(n.children[0])
+    if n.kind != N.DECL_REF:
+        return None
+    ref = n.referenced
+    if ref is None:
+        return None
+    if ref.kind == K.FUNCTION_DECL:
+        return str(ref.spelling), False
+    if ref.kind == K.TEMPLATE_NON_TYPE_PARAMETER:
+        return str(ref.spelling), True
+    return None
 
 
 def dedupe(items: Iterable[Expr]) -> tuple[Expr, ...]:
@@ -371,7 +316,8 @@ class ArrayDecl:
     ndim: int
     static_dims: list[int | None]
     extents: list[Node | None]
-    element_type: ci.Type
+    #: The element's clang type (ask ``types.py`` about it).
+    element: ci.Type
     dependent: bool
     span: Span
     dim_spans: tuple[Span, ...]

@@ -35,12 +35,15 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 import clang.cindex as ci
 
 from cudalint.budget import check as check_budget
 from cudalint.frontend import cexpr
+from cudalint.frontend import closed_forms as cf
+from cudalint.frontend import types as ty
+from cudalint.frontend.closed_forms import lane_dependent
 from cudalint.frontend.consteval import (
     UO_ADDR_OF,
     UO_DEREF,
@@ -59,17 +62,14 @@ from cudalint.frontend.consteval import (
 )
 from cudalint.frontend.cursors import (
     ADDR,
-    ARRAY_TYPES,
     ATOMIC,
     ATOMICS,
     BINARY_OPS,
-    BOOL_KIND,
     BOUND_CMPS,
     BUILTIN_VARS,
     CASTS,
     COMPARISONS,
     COMPOUND_ASSIGN_OPS,
-    DEPENDENT_KINDS,
     LOAD,
     LOOPS,
     RMW,
@@ -77,7 +77,6 @@ from cudalint.frontend.cursors import (
     STEP_OPS,
     STORE,
     THREAD_SYMS,
-    TK,
     UNARY_OPS,
     ArrayDecl,
     Env,
@@ -86,17 +85,16 @@ from cudalint.frontend.cursors import (
     N,
     Var,
     arguments,
-    canonical_kind,
     dedupe,
-    int_type,
     key_of,
     node_int_type,
     operator_function,
     split_top_level,
     strip,
-    type_size,
 )
+from cudalint.frontend.program import Program
 from cudalint.frontend.tree import Node, build, top_level
+from cudalint.frontend.types import canonical_kind, int_type, type_size
 from cudalint.frontend.wmma import Fragment as WmmaFragment
 from cudalint.frontend.wmma import lane_offset as wmma_lane_offset
 from cudalint.frontend.wmma import lower as wmma_lower
@@ -120,14 +118,11 @@ from cudalint.ir import (
     OpaqueKind,
     Select,
     SharedArray,
+    Span,
     Sym,
     Unary,
     UnaryOp,
-    walk,
 )
-
-if TYPE_CHECKING:
-    from cudalint.frontend.walker import Walker
 
 #: The call clang puts in a ``<<<>>>`` expression for its launch configuration (the shim's
 #: ``cudaConfigureCall``; real toolkits since CUDA 9.2: ``__cudaPushCallConfiguration``).
@@ -262,7 +257,6 @@ MAX_EXPR_DEPTH = 200
 _MAX_LEAVES = 64  # per struct copy
 
 _COOPERATIVE_NS = "cooperative_groups"
-_ARRAY_KINDS = tuple(t.value for t in ARRAY_TYPES)
 
 
 @dataclass(eq=False)
@@ -370,20 +364,6 @@ def _not(e: Expr) -> Expr:
             and e.operand.op in COMPARISONS:
         return e.operand
     return fold(Unary("!", e, INT))
-
-
-def lane_dependent(e: Expr) -> bool:
-    if isinstance(e, Sym):
-        return e.lane_dependent
-    if isinstance(e, Const):
-        return False
-    if isinstance(e, Unary | Cast):
-        return lane_dependent(e.operand)
-    if isinstance(e, Binary):
-        return lane_dependent(e.lhs) or lane_dependent(e.rhs)
-    if isinstance(e, Select):
-        return lane_dependent(e.cond) or lane_dependent(e.then) or lane_dependent(e.other)
-    return any(lane_dependent(i) for i in e.inputs)
 
 
 def _refs(n: Node, out: set[int]) -> set[int]:
@@ -507,222 +487,6 @@ def overload_candidates(ref: ci.Cursor) -> list[ci.Cursor]:
 
 # --- loop-carried values with a closed form ----------------------------------------------
 
-#: The longest cycle (in iterations) a periodic loop-carried value is enumerated over: the
-#: model enumerates at most 64 values of a loop variable.
-_MAX_CYCLE = 64
-
-
-def _nodes(e: Expr) -> list[Expr]:
-    """Every node of ``e`` (Opaque inputs included), parents before children."""
-    return list(walk(e))
-
-
-def _mentions(e: Expr, v: Sym) -> bool:
-    return any(x == v for x in _nodes(e) if isinstance(x, Sym))
-
-
-def _subst(e: Expr, v: Sym, new: Expr) -> Expr:
-    """``e`` with the symbol ``v`` replaced by ``new`` (folded where constants meet)."""
-    if isinstance(e, Sym):
-        return new if e == v else e
-    if isinstance(e, Const):
-        return e
-    if isinstance(e, Unary):
-        return fold(Unary(e.op, _subst(e.operand, v, new), e.type))
-    if isinstance(e, Cast):
-        return fold(Cast(_subst(e.operand, v, new), e.type))
-    if isinstance(e, Binary):
-        return fold(Binary(e.op, _subst(e.lhs, v, new), _subst(e.rhs, v, new), e.type))
-    if isinstance(e, Select):
-        return fold(Select(_subst(e.cond, v, new), _subst(e.then, v, new),
-                           _subst(e.other, v, new), e.type))
-    return replace(e, inputs=tuple(_subst(i, v, new) for i in e.inputs))
-
-
-def _coefficient(e: Expr, v: Sym, bits: int) -> int | None:
-    """``a`` when ``e`` equals ``a*v + c`` modulo ``2**bits`` for a ``c`` without ``v``:
-    ``v`` reached only through ``+``, ``-`` and conversions at least ``bits`` wide (each
-    of them a ring homomorphism modulo ``2**bits``). None otherwise."""
-    if e == v:
-        return 1
-    if not _mentions(e, v):
-        return 0
-    if isinstance(e, Cast):
-        return _coefficient(e.operand, v, bits) if e.type.bits >= bits else None
-    if isinstance(e, Unary) and e.op in ("-", "+") and e.type.bits >= bits:
-        a = _coefficient(e.operand, v, bits)
-        return None if a is None else (-a if e.op == "-" else a)
-    if isinstance(e, Binary) and e.op in ("+", "-") and e.type.bits >= bits:
-        a = _coefficient(e.lhs, v, bits)
-        b = _coefficient(e.rhs, v, bits)
-        if a is None or b is None:
-            return None
-        return a + b if e.op == "+" else a - b
-    return None
-
-
-def _peel(e: Expr, bits: int) -> Expr:
-    """``e`` without conversions that keep at least ``bits`` bits."""
-    while isinstance(e, Cast) and e.type.bits >= bits:
-        e = e.operand
-    return e
-
-
-def _as_type(e: Expr, t: IntType) -> Expr:
-    return e if e.type == t else fold(Cast(e, t))
-
-
-def _affine(start: Expr, it: Expr, step: Expr, t: IntType) -> Expr:
-    """``start + it * step`` in type ``t``."""
-    s = _as_type(step, t)
-    if isinstance(s, Const) and s.value == 0:
-        return _as_type(start, t)
-    i = _as_type(it, t)
-    prod = i if s == Const(1, t) else fold(Binary("*", i, s, t))
-    v = _as_type(start, t)
-    if isinstance(v, Const) and v.value == 0:
-        return prod
-    return fold(Binary("+", v, prod, t))
-
-
-def _bounds(e: Expr) -> tuple[int, int | None] | None:
-    """(low, high) of ``e`` when it is provably at least ``low`` >= 0 (high None: no known
-    upper bound); None when it may be negative or cudalint cannot tell."""
-    if isinstance(e, Const):
-        return (e.value, e.value) if e.value >= 0 else None
-    if isinstance(e, Sym):
-        if e.name in THREAD_IDX:
-            return (0, 1023)
-        if e.name.startswith(("blockIdx.", "blockDim.", "gridDim.")) or not e.type.signed:
-            return (0, None)
-        return None
-    limit = (1 << (e.type.bits - 1)) - 1
-    if isinstance(e, Cast):
-        b = _bounds(e.operand)
-        if b is None or (b[1] is None and e.type.signed) or (b[1] or 0) > limit:
-            return None
-        return b
-    if not isinstance(e, Binary):
-        return None
-    if e.op == "&":
-        lb, rb = _bounds(e.lhs), _bounds(e.rhs)
-        his = [b[1] for b in (lb, rb) if b is not None and b[1] is not None]
-        return (0, min(his)) if his else ((0, None) if lb and rb else None)
-    lb, rb = _bounds(e.lhs), _bounds(e.rhs)
-    if lb is None or rb is None:
-        return None
-    (l1, h1), (l2, h2) = lb, rb
-    out: tuple[int, int | None] | None = None
-    if e.op == "+":
-        out = (l1 + l2, None if h1 is None or h2 is None else h1 + h2)
-    elif e.op == "*":
-        out = (l1 * l2, None if h1 is None or h2 is None else h1 * h2)
-    elif e.op == "<<" and isinstance(e.rhs, Const) and e.rhs.value < e.type.bits:
-        out = (l1 << e.rhs.value, None if h1 is None else h1 << e.rhs.value)
-    elif e.op == ">>" and isinstance(e.rhs, Const):
-        out = (l1 >> e.rhs.value, None if h1 is None else h1 >> e.rhs.value)
-    elif e.op == "%" and isinstance(e.rhs, Const) and e.rhs.value > 0:
-        out = (0, e.rhs.value - 1 if h1 is None else min(h1, e.rhs.value - 1))
-    elif e.op == "|" and h1 is not None and h2 is not None:
-        out = (max(l1, l2), (1 << max(h1, h2).bit_length()) - 1)
-    if out is None or (out[1] is not None and out[1] > limit):
-        return None
-    return out
-
-
-def _within(e: Expr, hi: int) -> bool:
-    """Whether ``e`` is provably in ``[0, hi]``."""
-    b = _bounds(e)
-    return b is not None and b[1] is not None and b[1] <= hi
-
-
-def _trip_count(d: Induction) -> int | None:
-    """How many iterations a counter with constant start, step and bound makes."""
-    if not (isinstance(d.start, Const) and isinstance(d.step, Const)
-            and isinstance(d.bound, Const)) or d.cmp is None or d.op not in ("+", "-"):
-        return None
-    v, s, b = d.start.value, d.step.value, d.bound.value
-    cmp = d.cmp
-    delta = s if d.op == "+" else -s
-
-    def holds(x: int) -> bool:
-        return {"<": x < b, "<=": x <= b, ">": x > b, ">=": x >= b, "!=": x != b}[cmp]
-
-    n = 0
-    while holds(v):
-        n += 1
-        v += delta
-        if n > 100_000 or delta == 0:
-            return None
-    return n
-
-
-def _known_parts(d: Induction) -> bool:
-    """Whether a counter's start, step and bound are constants or the block shape: the
-    model enumerates its values for each block shape."""
-    return d.cmp is not None and d.bound is not None and all(
-        isinstance(x, Const) or (isinstance(x, Sym) and x.name.startswith("blockDim."))
-        for part in (d.start, d.step, d.bound) if part is not None
-        for x in _nodes(part) if not isinstance(x, Binary | Unary | Cast))
-
-
-def _geometric_shift(d: Induction, t: IntType) -> tuple[bool, int] | None:
-    """(left, c) for a counter that is shifted by ``c`` bits each iteration (``s <<= c``,
-    ``s *= 2^c``, ``s >>= c``, ``s /= 2^c`` from a start that is not negative), so that
-    its value in iteration ``k`` is ``start << c*k`` or ``start >> c*k``; None otherwise."""
-    if not isinstance(d.step, Const):
-        return None
-    f = d.step.value
-    if d.op in ("<<", ">>"):
-        c = f if 0 < f < t.bits else None
-    elif d.op in ("*", "/"):
-        c = f.bit_length() - 1 if f > 1 and f & (f - 1) == 0 else None
-    else:
-        return None
-    if c is None or (d.op == "/" and t.signed and _bounds(d.start) is None):
-        return None
-    return d.op in ("<<", "*"), c
-
-
-def _known_start(counter: Sym) -> bool:
-    """Whether a doubling or halving counter has a known start and step and a bound that
-    stops it before its type overflows or it reaches 0 (:func:`_geometric_trips`), but a
-    bound cudalint does not know (``for (d = 2; d < n; d <<= 1)``): the model then
-    enumerates every value it could take (``cudalint.model.proof._geometric_reach``)."""
-    d = counter.induction
-    if d is None or d.bound is None or lane_dependent(d.bound):
-        return False
-    known = replace(d, bound=Const(0, counter.type))
-    return _known_parts(known) and _geometric_trips(counter) is not None
-
-
-def _geometric_trips(counter: Expr | None) -> int | None:
-    """The most iterations a loop whose counter is doubled or halved can run, whatever
-    its start and bound: ``for (d = n >> 1; d > 0; d >>= 1)`` reaches 0 after at most
-    32 halvings of a 32-bit value; ``for (d = 2; d < n; d <<= 1)`` overflows after at
-    most 32 doublings (undefined for a signed counter, an endless loop for an unsigned
-    one: a program that ends stops before). None for any other counter or test."""
-    if not isinstance(counter, Sym) or counter.induction is None:
-        return None
-    d = counter.induction
-    geo = _geometric_shift(d, counter.type)
-    if geo is None or d.cmp is None or d.bound is None:
-        return None
-    left, c = geo
-    if left:
-        ok = d.cmp in ("<", "<=")
-    else:
-        # halving ends where the counter reaches 0 (a non-negative start: _geometric_shift)
-        b = _bounds(d.bound)
-        ok = (d.cmp in (">", "!=") and isinstance(d.bound, Const) and d.bound.value == 0) or (
-            d.cmp in (">", ">=") and b is not None and b[0] >= 0)
-    if not ok:
-        return None
-    # a non-negative value of the type has bits - signed bits: as many halvings reach 0,
-    # and as many doublings of a start of at least 1 reach the top bit
-    return -(-(counter.type.bits - int(counter.type.signed)) // c)
-
-
 def _after_loop(forms: dict[int, _Closed], it: Expr, names: dict[int, str],
                 line: int) -> dict[int, Expr]:
     """The values after the loop of the doubled or halved variables among ``forms``, where
@@ -783,8 +547,9 @@ class _Closed:
 class Executor:
     """Runs function bodies under one set of template arguments."""
 
-    def __init__(self, walker: Walker, fn: Function | None, env: Env) -> None:
-        self.w = walker
+    def __init__(self, program: Program, fn: Function | None, env: Env) -> None:
+        #: The unit around the function (the walker, seen through ``Program``).
+        self.w = program
         self.fn = fn
         self.root_fn = fn
         self.env = env
@@ -834,6 +599,8 @@ class Executor:
         self.probing = False
         #: Set by ``carried``: the values of doubled or halved variables after the loop.
         self.after_loop: dict[int, Expr] = {}
+        #: The calls being inlined, outermost first (``Access.call_sites``, reversed).
+        self.calls: list[Span] = []
 
     # --- entry points --------------------------------------------------------------------
 
@@ -928,10 +695,10 @@ class Executor:
             else:
                 dims.append(0)
                 dim_exprs.append(e)
-        element_type = a.element_type.spelling
-        elem_bytes: int | None = type_size(a.element_type)
+        element_type = ty.spelling(a.element)
+        elem_bytes: int | None = type_size(a.element)
         unknown = ""
-        align = max(int(a.element_type.get_align()), 0)
+        align = max(ty.alignment(a.element), 0)
         if elem_bytes is not None and elem_bytes <= 0:
             bound = self.env.types.get(element_type.replace("volatile ", "").replace(
                 "const ", ""))
@@ -972,12 +739,11 @@ class Executor:
         size = type_size(t)
         if size > 0:
             return size
-        canon = t.get_canonical()
-        if canon.kind == TK.CONSTANTARRAY:
-            inner = self.type_bytes(canon.element_type)
-            return None if inner is None else inner * int(canon.element_count)
-        spelled = t.spelling.replace("volatile ", "").replace("const ", "").strip()
-        bound = self.env.types.get(spelled)
+        canon = ty.canonical(t)
+        if ty.is_constant_array(canon):
+            inner = self.type_bytes(ty.element(canon))
+            return None if inner is None else inner * ty.array_length(canon)
+        bound = self.env.types.get(ty.bare_spelling(t))
         if bound is not None:
             return bound[1]
         resolved = self.resolved_type(t)
@@ -989,7 +755,7 @@ class Executor:
     def resolved_type(self, t: ci.Type) -> ci.Type | None:
         """``typename vec4<T>::Type`` with T bound in this instantiation: that member
         of the specialization the file declares; None otherwise."""
-        spelled = t.spelling.replace("volatile ", "").replace("const ", "").strip()
+        spelled = ty.bare_spelling(t)
         if "::" not in spelled or not self.env.types:
             return None
         for name, (shown, _) in self.env.types.items():
@@ -1028,7 +794,7 @@ class Executor:
             base, idx = strip(children[0]), children[1]
             # ``base`` is an array lvalue that decayed, or a pointer value.
             loc: Loc | None
-            if TK.from_id(base.ckind) not in ARRAY_TYPES and base.ckind in DEPENDENT_KINDS \
+            if not ty.is_array_kind(base.ckind) and ty.is_dependent_kind(base.ckind) \
                     and base.kind == N.ARRAY_SUBSCRIPT:
                 # ``s[i][j]`` in a template body where ``s`` has a dependent extent: clang
                 # gives ``s[i]`` a dependent type, not an array type; it is still a row.
@@ -1041,19 +807,17 @@ class Executor:
                 loc.indices.append(self.expr(idx))
                 loc.type = n.type
                 return loc
-            if TK.from_id(base.ckind) in ARRAY_TYPES:
+            if ty.is_array_kind(base.ckind):
                 loc = self.lvalue(base)
                 if loc is None:
                     return None
-                elem_t = base.type.get_canonical().element_type
-                if elem_t.kind == TK.INVALID:
-                    elem_t = base.type.element_type
+                elem_t = ty.canonical_element(base.type)
             else:
                 p = self.ptr_value(children[0])
                 if p is None:
                     return None
                 elem_t = n.type
-                if n.ckind in DEPENDENT_KINDS and p.pointee is not None \
+                if ty.is_dependent_kind(n.ckind) and p.pointee is not None \
                         and self.type_bytes(elem_t) is None:
                     # ``sdata[tile.meta_group_rank()]``: a dependent index makes the whole
                     # subscript dependent in a template body; the pointer says what it is
@@ -1063,7 +827,7 @@ class Executor:
                         and p.offset == Const(0, LONG):
                     loc.indices = []  # a carved array's own pointer: a plain subscript
             ie = self.expr(idx)
-            loc.type = elem_t if n.ckind in DEPENDENT_KINDS \
+            loc.type = elem_t if ty.is_dependent_kind(n.ckind) \
                 and self.type_bytes(n.type) is None else n.type
             if loc.indices is not None and loc.decl is not None:
                 if len(loc.indices) < loc.decl.ndim:
@@ -1092,18 +856,18 @@ class Executor:
                                                 K.FUNCTION_TEMPLATE):
                 return None  # ``h.operator float`` names a function, not a place
             base = strip(children[0])
-            if base.ckind == TK.POINTER.value:
+            if ty.is_pointer_kind(base.ckind):
                 p = self.ptr_value(children[0])
                 if p is None:
                     return None
-                loc = self.deref(p, p.pointee or base.type.get_pointee())
-                record = base.type.get_pointee().get_canonical()
+                loc = self.deref(p, p.pointee or ty.pointee(base.type))
+                record = ty.canonical(ty.pointee(base.type))
             else:
                 loc = self.lvalue(base)
                 if loc is None:
                     return None
-                record = base.type.get_canonical()
-            off = record.get_offset(n.spelling)
+                record = ty.canonical(base.type)
+            off = ty.field_offset(record, n.spelling)
             if off < 0:
                 loc.unknown = loc.unknown or f"offset of member '{n.spelling}' is not known"
                 off = 0
@@ -1124,7 +888,7 @@ class Executor:
     @staticmethod
     def _is_reference(n: Node) -> bool:
         ref = n.referenced
-        return ref is not None and ref.type.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)
+        return ref is not None and ty.is_reference(ref.type)
 
     def deref(self, p: Ptr, t: ci.Type) -> Loc:
         return Loc(p.array, p.decl, p.offset, t, None, 0, p.unknown)
@@ -1140,13 +904,13 @@ class Executor:
             return self.ptr_value(n.children[0])
         if kind == N.UNEXPOSED and len(n.children) == 1 and n.children[0].is_expr:
             inner = n.children[0]
-            if TK.from_id(inner.ckind) in ARRAY_TYPES:
+            if ty.is_array_kind(inner.ckind):
                 loc = self.lvalue(strip(inner))
                 if loc is None:
                     return None
                 return self.address(loc, self.pointee(n.type))
             p = self.ptr_value(inner)
-            if p is not None and n.ckind == TK.POINTER.value:
+            if p is not None and ty.is_pointer_kind(n.ckind):
                 return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown)
             return p
         if kind == N.DECL_REF:
@@ -1159,8 +923,8 @@ class Executor:
             a = self.shared_decl(n.referenced)
             if a is not None:
                 loc = self.lvalue(n)
-                if loc is not None and TK.from_id(n.ckind) in ARRAY_TYPES:
-                    return self.address(loc, n.type.get_canonical().element_type)
+                if loc is not None and ty.is_array_kind(n.ckind):
+                    return self.address(loc, ty.element(ty.canonical(n.type)))
             return None
         if kind == N.UNARY and len(n.children) == 1:
             uo = unary_operator_kind(n.cursor)
@@ -1170,9 +934,9 @@ class Executor:
             return None
         if kind == N.BINARY and n.spelling in ("+", "-") and len(n.children) == 2:
             lhs, rhs = n.children
-            if lhs.ckind == TK.POINTER.value:
+            if ty.is_pointer_kind(lhs.ckind):
                 p, k = self.ptr_value(lhs), rhs
-            elif rhs.ckind == TK.POINTER.value and n.spelling == "+":
+            elif ty.is_pointer_kind(rhs.ckind) and n.spelling == "+":
                 p, k = self.ptr_value(rhs), lhs
             else:
                 return None
@@ -1184,21 +948,21 @@ class Executor:
             if not inner_nodes:
                 return None
             p = self.ptr_value(inner_nodes[-1])
-            if p is None or n.ckind != TK.POINTER.value:
+            if p is None or not ty.is_pointer_kind(n.ckind):
                 return None
             return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown)
         if kind == N.CALL:
             if id(n) in self.call_ptrs:
                 return self.call_ptrs[id(n)]  # an inlined helper returning a pointer
             oper = operator_function(call_name(n))
-            if n.ckind in DEPENDENT_KINDS and oper is not None and oper.op in ("+", "-"):
+            if ty.is_dependent_kind(n.ckind) and oper is not None and oper.op in ("+", "-"):
                 # In a template body ``s + i`` on an array of dependent size, or ``(T *)s
                 # + i``, is an unresolved operator call: the array decays, as it will
                 # when instantiated; a pointer advances by its pointee's size.
                 ops = [ch for ch in n.children if ch.is_expr and not is_callee_ref(ch)]
                 if len(ops) == 2:
-                    arrays = [TK.from_id(strip(o).ckind) in ARRAY_TYPES
-                              or strip(o).ckind == TK.POINTER.value for o in ops]
+                    arrays = [ty.is_array_kind(strip(o).ckind)
+                              or ty.is_pointer_kind(strip(o).ckind) for o in ops]
                     if arrays[0] and node_int_type(ops[1]) is not None:
                         p = self.ptr_value(ops[0])
                         return None if p is None else self.advance(
@@ -1221,14 +985,14 @@ class Executor:
         if ref is not None:
             if ref.kind == K.CONVERSION_FUNCTION:
                 conv = ref
-        elif n.ckind in DEPENDENT_KINDS or n.ckind == TK.RECORD.value:
+        elif ty.is_dependent_kind(n.ckind) or ty.is_record_kind(n.ckind):
             tmpl = next((ch.referenced for ch in n.children
                          if ch.kind == K.TEMPLATE_REF.value), None)
             if tmpl is None or tmpl.kind != K.CLASS_TEMPLATE:
                 return None
             convs = [ch for ch in tmpl.get_children() if ch.kind == K.CONVERSION_FUNCTION
-                     and ch.result_type.get_canonical().kind == TK.POINTER]
-            convs.sort(key=lambda ch: ch.result_type.get_pointee().is_const_qualified())
+                     and ty.is_pointer_result(ch)]
+            convs.sort(key=lambda ch: ty.points_to_const(ch.result_type))
             conv = convs[0] if convs else None
             if conv is not None:
                 env = self.class_env(n, tmpl)
@@ -1290,10 +1054,10 @@ class Executor:
         if body is not None:
             parent = cursor.semantic_parent
             owner = str(parent.spelling) if parent is not None else ""
-            name = (f"{owner}::operator {cursor.result_type.spelling}"
+            name = (f"{owner}::operator {ty.spelling(cursor.result_type)}"
                     if cursor.kind == K.CONVERSION_FUNCTION else f"{owner}::{cursor.spelling}")
             fn = Function(node, name, False, True, [], body)
-            self.w._scan_function(fn)
+            self.w.scan_function(fn)
         cache[k] = fn
         return fn
 
@@ -1313,7 +1077,7 @@ class Executor:
             if ref.kind != K.CXX_METHOD or not is_from_project(ref):
                 return None
             owner = ref.semantic_parent
-            if owner is None or "(lambda at " in str(owner.type.spelling) \
+            if owner is None or "(lambda at " in ty.spelling(owner.type) \
                     or not str(owner.spelling):
                 return None  # a lambda's body reads its captures: not run here
             fn = self.member_function(self.definition(ref))
@@ -1331,8 +1095,8 @@ class Executor:
         name = tokens[-1]
         t = strip(bases[0]).type
         if tokens[-2] == "->":
-            t = t.get_pointee()
-        decl = t.get_declaration()
+            t = ty.pointee(t)
+        decl = ty.declaration(t)
         if decl is None or decl.kind not in (K.CLASS_TEMPLATE, K.STRUCT_DECL, K.CLASS_DECL) \
                 or not is_from_project(decl):
             return None
@@ -1342,7 +1106,7 @@ class Executor:
         params = [ch for ch in decl.get_children() if ch.kind in (
             K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER,
             K.TEMPLATE_TEMPLATE_PARAMETER)]
-        env = self.class_args(str(t.spelling), decl)
+        env = self.class_args(ty.spelling(t), decl)
         if any(p.kind == K.TEMPLATE_TEMPLATE_PARAMETER for p in params) \
                 or len(env.types) + len(env.values) != len(params):
             return None  # an argument not known here: which specialization runs is not
@@ -1430,19 +1194,19 @@ class Executor:
         """Whether explicit specialization ``spec`` is the one ``env``'s arguments name
         (None: an argument that cannot be compared)."""
         st = spec.type
-        n = st.get_num_template_arguments()
+        n = ty.template_argument_count(st)
         if n != len(params):
             return None
         m = re.search(r"<(.*)>", str(spec.displayname), re.S)
         texts = split_top_level(m.group(1)) if m else []
         for i, p in enumerate(params):
             if p.kind == K.TEMPLATE_TYPE_PARAMETER:
-                at = st.get_template_argument_type(i)
+                at = ty.template_argument_type(st, i)
                 bound = env.types.get(str(p.spelling))
-                if at.kind == TK.INVALID or bound is None:
+                if at is None or bound is None:
                     return None
                 want = self.canonical_type_name(bound[0])
-                have = " ".join(str(at.get_canonical().spelling).split())
+                have = " ".join(ty.canonical_spelling(at).split())
                 if want != have:
                     return False
             else:
@@ -1467,16 +1231,13 @@ class Executor:
             for c in top_level(self.w.tu.cursor):
                 if c.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
                     table.setdefault(str(c.spelling), " ".join(
-                        str(c.type.get_canonical().spelling).split()))
+                        ty.canonical_spelling(c.type).split()))
             self.w.typedef_canon = table
         return self.w.typedef_canon.get(name, name)
 
     @staticmethod
     def pointee(t: ci.Type) -> ci.Type | None:
-        canon = t.get_canonical()
-        if canon.kind == TK.POINTER:
-            return t.get_pointee() if t.kind == TK.POINTER else canon.get_pointee()
-        return None
+        return ty.pointee_of_pointer(t)
 
     def address(self, loc: Loc, pointee: ci.Type | None) -> Ptr:
         offset = self.loc_offset(loc)
@@ -1522,23 +1283,23 @@ class Executor:
 
     def leaves(self, t: ci.Type, depth: int = 0) -> list[tuple[int, int]] | None:
         """(offset, width) of the hardware accesses one copy of ``t`` makes."""
-        canon = t.get_canonical()
-        if canon.kind.value in DEPENDENT_KINDS and depth <= 4:
+        canon = ty.canonical(t)
+        if ty.is_dependent_kind(ty.kind_id(canon)) and depth <= 4:
             resolved = self.resolved_type(t)
             if resolved is not None:
                 return self.leaves(resolved, depth + 1)
         size = self.type_bytes(t)
         if size is None:
             return None
-        if canon.kind == TK.RECORD:
-            align = int(canon.get_align())
+        if ty.is_record(canon):
+            align = ty.alignment(canon)
             if align == size and size in (1, 2, 4, 8, 16):
                 return [(0, size)]  # vector types and aligned small structs: one access
             if depth > 4:
                 return None
             out: list[tuple[int, int]] = []
-            for f in canon.get_fields():
-                off = canon.get_offset(f.spelling)
+            for f in ty.fields(canon):
+                off = ty.field_offset(canon, f.spelling)
                 sub = self.leaves(f.type, depth + 1)
                 if off < 0 or sub is None:
                     return None
@@ -1546,12 +1307,13 @@ class Executor:
                 if len(out) > _MAX_LEAVES:
                     return None
             return out
-        if canon.kind == TK.CONSTANTARRAY:
-            sub = self.leaves(canon.element_type, depth + 1)
-            esize = self.type_bytes(canon.element_type)
-            if sub is None or esize is None or int(canon.element_count) * len(sub) > _MAX_LEAVES:
+        if ty.is_constant_array(canon):
+            sub = self.leaves(ty.element(canon), depth + 1)
+            esize = self.type_bytes(ty.element(canon))
+            count = ty.array_length(canon)
+            if sub is None or esize is None or count * len(sub) > _MAX_LEAVES:
                 return None
-            return [(i * esize + o, w) for i in range(int(canon.element_count)) for o, w in sub]
+            return [(i * esize + o, w) for i in range(count) for o, w in sub]
         return [(0, size)]
 
     def guard(self) -> Expr | None:
@@ -1566,12 +1328,12 @@ class Executor:
         kinds = ROLE_KINDS[role]
         if not kinds or self.fn is None or self.root_fn is None:
             return
-        if TK.from_id(canonical_kind(loc.type)) in ARRAY_TYPES:
+        if ty.is_array_kind(canonical_kind(loc.type)):
             return  # an array decays to a pointer: no access by itself
         offset = self.loc_offset(loc)
         leaves: list[tuple[int, int]] | None
         plain = loc.indices is not None and loc.decl is not None
-        if canonical_kind(loc.type) in DEPENDENT_KINDS and plain and loc.decl is not None:
+        if ty.is_dependent_kind(canonical_kind(loc.type)) and plain and loc.decl is not None:
             # Inside an uninstantiated template: the chain's type is dependent.
             assert loc.indices is not None
             if len(loc.indices) != loc.decl.ndim or loc.member_offset:
@@ -1597,8 +1359,7 @@ class Executor:
         guard = self.guard()
         span = self.w.span(node.extent)
         text = self.w.slice(node.extent)
-        volatile = bool(node.type.is_volatile_qualified()) or bool(
-            loc.type.is_volatile_qualified())
+        volatile = ty.is_volatile(node.type) or ty.is_volatile(loc.type)
         indices = tuple(loc.indices) if loc.indices is not None \
             and len(loc.indices) == len(loc.array.dims) else ()
         for kind in kinds:
@@ -1614,6 +1375,7 @@ class Executor:
                     indices=indices, element_offset=loc.member_offset + off,
                     region=self.region, order=self.order, volatile=volatile,
                     matrix=matrix, collective=collective,
+                    call_sites=tuple(reversed(self.calls)),
                     **self.atomic_fields(kind, loc.type),
                 ))
 
@@ -1621,12 +1383,9 @@ class Executor:
         if kind != "atomic" or self.atomic is None:
             return {}
         op, used, operand = self.atomic
-        def bare(t: ci.Type) -> str:
-            return str(t.spelling).replace("volatile ", "").replace("const ", "").strip()
-
-        spelled = bare(value_type)
+        spelled = ty.bare_spelling(value_type)
         bound = self.env.types.get(spelled)  # a template parameter: its argument
-        spelled = bound[0] if bound is not None else bare(value_type.get_canonical())
+        spelled = bound[0] if bound is not None else ty.bare_spelling(ty.canonical(value_type))
         return {"atomic_op": op, "atomic_result_used": used, "atomic_operand": operand,
                 "atomic_value_type": spelled or None}
 
@@ -1667,10 +1426,9 @@ class Executor:
                 self.scan(ch, LOAD)
                 if node_int_type(ch) is not None:
                     value = self.expr(ch)
-                elif ch.ckind == TK.POINTER.value or (
-                        ch.ckind in DEPENDENT_KINDS and self.fn is not None
-                        and self.fn.node.cursor.result_type.get_canonical().kind
-                        == TK.POINTER):
+                elif ty.is_pointer_kind(ch.ckind) or (
+                        ty.is_dependent_kind(ch.ckind) and self.fn is not None
+                        and ty.is_pointer_result(self.fn.node.cursor)):
                     # ``return (T *)raw + i;`` in a template is of dependent type
                     self.ret_ptrs.append(self.ptr_value(ch))
         self.flush()
@@ -1735,13 +1493,13 @@ class Executor:
         if init is None:
             self.set_value(k, None)
             return
-        if tk in (TK.LVALUEREFERENCE.value, TK.RVALUEREFERENCE.value):
+        if ty.is_reference_kind(tk):
             self.scan(init, ADDR)
             loc = self.lvalue(strip(init))
             self.flush()
-            self.set_value(k, self.address(loc, t.get_pointee()) if loc is not None else None)
+            self.set_value(k, self.address(loc, ty.pointee(t)) if loc is not None else None)
             return
-        if tk == TK.POINTER.value:
+        if ty.is_pointer_kind(tk):
             self.scan(init, LOAD)
             p = self.ptr_value(init)
             self.flush()
@@ -1807,7 +1565,7 @@ class Executor:
         if p is None:
             return None
         if node_int_type(other) is None and (other.type is None
-                                             or other.type.kind != TK.DEPENDENT):
+                                             or not ty.is_dependent(other.type)):
             return None
         # A dependent offset is evaluated with the instantiation's arguments; what clang
         # left unresolved in it stays opaque, with its reason.
@@ -1818,10 +1576,7 @@ class Executor:
     @staticmethod
     def scalar(t: ci.Type | None) -> ci.Type | None:
         """``t`` without its array dimensions (what an address into it points at)."""
-        while t is not None and t.get_canonical().kind in ARRAY_TYPES:
-            canon = t.get_canonical()
-            t = t.element_type if t.kind in ARRAY_TYPES else canon.element_type
-        return t
+        return ty.scalar(t)
 
     def carve(self, d: Node, p: Ptr) -> Ptr:
         """A pointer into the dynamic window at a uniform offset becomes its own array."""
@@ -1837,12 +1592,12 @@ class Executor:
         if rec is None:
             size = self.type_bytes(p.pointee)
             pointee = p.pointee
-            elem = pointee.spelling.replace("volatile ", "").replace("const ", "").strip()
+            elem = ty.bare_spelling(pointee)
             elem = self.env.types.get(elem, (elem, 0))[0]  # ``T`` of the instantiation
             rec = SharedArray(
                 key=f"{self.fn.name}::{d.spelling}", name=d.spelling, element_type=elem,
                 element_bytes=size or 0, dims=(0,), span=self.w.span(d.extent),
-                kernel=self.fn.name, alignment=max(int(pointee.get_align()), 0),
+                kernel=self.fn.name, alignment=max(ty.alignment(pointee), 0),
                 base_offset=_plus(base, p.offset),
             )
             self.carved[k] = rec
@@ -2341,7 +2096,7 @@ class Executor:
             self.memo.clear()
         before: set[int] = set()
         for pv in pre.values():
-            for x in _nodes(pv.offset if isinstance(pv, Ptr) else pv):
+            for x in cf.nodes(pv.offset if isinstance(pv, Ptr) else pv):
                 if isinstance(x, Opaque):
                     before.add(id(x))
         moving: dict[int, str] = {}  # opaque entry values of the other loop variables
@@ -2354,7 +2109,7 @@ class Executor:
         if isinstance(counter, Ptr):
             counter = None
         if counter is not None:
-            steps = {x for x in _nodes(counter) if isinstance(x, Sym)
+            steps = {x for x in cf.nodes(counter) if isinstance(x, Sym)
                      and (x.induction is not None or x.name.startswith("k@L"))}
         skipped = exits.cont is not None and not _is_false(exits.cont)
         forms: dict[int, _Closed] = {}
@@ -2370,7 +2125,7 @@ class Executor:
             # (a lane-dependent start) has that name already
             label = sorted(names[k] for k in forms)[0]
             if ind is not None and not (counter is not None and any(
-                    isinstance(x, Sym) and x.name.startswith("k@L") for x in _nodes(counter))):
+                    isinstance(x, Sym) and x.name.startswith("k@L") for x in cf.nodes(counter))):
                 label = self.var_name(ind[0])
             it, exact = self.iteration(ind, counter, line, label, list(forms.values()))
             if not exact and any(f.geometric for f in forms.values()):
@@ -2389,13 +2144,13 @@ class Executor:
                     and it.induction is not None and it.induction.index:
                 # the counter in the same iteration number: d = start >> k beside
                 # offset = 1 << k, one k for both (enumerated together)
-                geo = _geometric_shift(it.induction, counter.type)
+                geo = cf.geometric_shift(it.induction, counter.type)
                 assert geo is not None
                 left, c = geo
-                amount = _affine(Const(0, INT), it, Const(c, INT), INT)
+                amount = cf.affine(Const(0, INT), it, Const(c, INT), INT)
                 t = counter.type
                 entry[ind[0]] = fold(Binary("<<" if left else ">>",
-                                            _as_type(it.induction.start, t), amount, t))
+                                            cf.as_type(it.induction.start, t), amount, t))
         return set(forms)
 
     def closed_form(self, name: str, start: Value, v: Sym, end: Value | None,
@@ -2419,56 +2174,56 @@ class Executor:
         if why is not None:
             return why
         if isinstance(start, Ptr):
-            if _coefficient(e, v, 64) != 1:
+            if cf.coefficient(e, v, 64) != 1:
                 return "is updated in a loop in a way that has no closed form cudalint knows"
-            step_bytes = _subst(e, v, Const(0, LONG))
-            return _Closed(lambda it: Ptr(start.array, start.decl, _affine(
+            step_bytes = cf.subst(e, v, Const(0, LONG))
+            return _Closed(lambda it: Ptr(start.array, start.decl, cf.affine(
                 start.offset, it, step_bytes, LONG), start.pointee, start.unknown),
                 1 if step_bytes == Const(0, LONG) else None)
         t = start.type
         v0 = start
-        if not _mentions(e, v):  # set anew every iteration, the same value each time
+        if not cf.mentions(e, v):  # set anew every iteration, the same value each time
             return _Closed(lambda it: fold(Select(
-                Binary("==", it, Const(0, it.type), INT), v0, _as_type(e, t), t)), 1, True)
-        a = _coefficient(e, v, t.bits)
+                Binary("==", it, Const(0, it.type), INT), v0, cf.as_type(e, t), t)), 1, True)
+        a = cf.coefficient(e, v, t.bits)
         if a == 1:  # v += c (through any widening conversions)
-            c = _as_type(_subst(e, v, Const(0, t)), t)
-            return _Closed(lambda it: _affine(v0, it, c, t),
+            c = cf.as_type(cf.subst(e, v, Const(0, t)), t)
+            return _Closed(lambda it: cf.affine(v0, it, c, t),
                            1 if isinstance(c, Const) and c.value == 0 else None)
         if a == -1:  # v = c - v: two values in turn
             return self._involution(e, v, v0, t)
-        core = _peel(e, t.bits)
-        if isinstance(core, Unary) and core.op == "~" and _peel(core.operand, t.bits) == v:
+        core = cf.peel(e, t.bits)
+        if isinstance(core, Unary) and core.op == "~" and cf.peel(core.operand, t.bits) == v:
             return self._involution(e, v, v0, t)
-        if isinstance(core, Unary) and core.op == "!" and _peel(core.operand, t.bits) == v:
-            flipped = _subst(e, v, v0)
-            if _within(v0, 1):
+        if isinstance(core, Unary) and core.op == "!" and cf.peel(core.operand, t.bits) == v:
+            flipped = cf.subst(e, v, v0)
+            if cf.within(v0, 1):
                 return _Closed(lambda it: fold(Select(
                     Binary("&", it, Const(1, it.type), it.type), flipped, v0, t)), 2)
-            again = _subst(e, v, flipped)
+            again = cf.subst(e, v, flipped)
             return _Closed(lambda it: fold(Select(
                 Binary("==", it, Const(0, it.type), INT), v0, fold(Select(
                     Binary("&", it, Const(1, it.type), it.type), flipped, again, t)), t)),
                 2, True)
         if isinstance(core, Binary) and core.op == "^":
-            other = core.rhs if _peel(core.lhs, t.bits) == v else (
-                core.lhs if _peel(core.rhs, t.bits) == v else None)
-            if other is not None and not _mentions(other, v):
+            other = core.rhs if cf.peel(core.lhs, t.bits) == v else (
+                core.lhs if cf.peel(core.rhs, t.bits) == v else None)
+            if other is not None and not cf.mentions(other, v):
                 return self._involution(e, v, v0, t)
         if isinstance(core, Binary) and core.op == "&":
             mask, x = (core.rhs, core.lhs) if isinstance(core.rhs, Const) else (
                 core.lhs, core.rhs)
             if isinstance(mask, Const) and mask.value > 0 and \
-                    mask.value & (mask.value + 1) == 0 and not _mentions(mask, v):
+                    mask.value & (mask.value + 1) == 0 and not cf.mentions(mask, v):
                 bits = mask.value.bit_length()
-                if _coefficient(x, v, bits) == 1 and core.type.bits >= bits:
+                if cf.coefficient(x, v, bits) == 1 and core.type.bits >= bits:
                     return self._masked(e, core, x, v, v0, t, mask.value)
         factor: Const | None = None
         if isinstance(core, Binary) and core.op in ("<<", ">>", "*", "/"):
-            if _peel(core.lhs, t.bits) == v and isinstance(core.rhs, Const):
+            if cf.peel(core.lhs, t.bits) == v and isinstance(core.rhs, Const):
                 factor = core.rhs
             elif core.op == "*" and isinstance(core.lhs, Const) \
-                    and _peel(core.rhs, t.bits) == v:
+                    and cf.peel(core.rhs, t.bits) == v:
                 factor = core.lhs
         if isinstance(core, Binary) and factor is not None:  # v <<= c, v *= 2^c, v /= 2^c
             f = factor.value
@@ -2476,29 +2231,29 @@ class Executor:
                 shift = f if 0 <= f < t.bits else None
             else:
                 shift = f.bit_length() - 1 if f > 0 and f & (f - 1) == 0 else None
-            if shift is not None and (core.op != "/" or not t.signed or _bounds(v0) is not None):
+            if shift is not None and (core.op != "/" or not t.signed or cf.bounds(v0) is not None):
                 left = core.op in ("<<", "*")
                 by = Const(shift, INT)
 
                 def scaled(it: Expr) -> Expr:
-                    amount = _affine(Const(0, INT), it, by, INT)
+                    amount = cf.affine(Const(0, INT), it, by, INT)
                     return fold(Binary("<<", v0, amount, t) if left
                                 else Binary(">>", v0, amount, t))
 
                 return _Closed(scaled, 1 if shift == 0 else None, geometric=shift != 0,
                                start=v0, left=left, shift=shift)
-        if isinstance(core, Binary) and core.op == "%" and not _mentions(core.rhs, v):
+        if isinstance(core, Binary) and core.op == "%" and not cf.mentions(core.rhs, v):
             x = core.lhs
-            if _coefficient(x, v, x.type.bits) == 1:
+            if cf.coefficient(x, v, x.type.bits) == 1:
                 return self._modular(core, x, v, v0, t)
         return "is updated in a loop in a way that has no closed form cudalint knows"
 
     @staticmethod
     def _involution(e: Expr, v: Sym, v0: Expr, t: IntType) -> _Closed:
         """``f(f(v)) == v``: ``v0`` in even iterations, ``f(v0)`` in odd ones."""
-        flipped = _subst(e, v, v0)
+        flipped = cf.subst(e, v, v0)
         return _Closed(lambda it: fold(Select(
-            Binary("&", it, Const(1, it.type), it.type), _as_type(flipped, t), v0, t)), 2)
+            Binary("&", it, Const(1, it.type), it.type), cf.as_type(flipped, t), v0, t)), 2)
 
     @staticmethod
     def _masked(e: Expr, core: Binary, x: Expr, v: Sym, v0: Expr, t: IntType,
@@ -2506,14 +2261,14 @@ class Executor:
         """``v = (v + c) & mask``, ``mask + 1`` a power of two: ``(v0 + it*c) & mask``
         from the second iteration on (addition commutes with reduction modulo 2^k)."""
         ct = core.type
-        c = _as_type(_subst(x, v, Const(0, t)), ct)
+        c = cf.as_type(cf.subst(x, v, Const(0, t)), ct)
         span = mask + 1
         period = span // math.gcd(c.value % span, span) if isinstance(c, Const) else span
-        in_range = _within(v0, mask)
+        in_range = cf.within(v0, mask)
 
         def build(it: Expr) -> Expr:
-            inner = fold(Binary("&", _affine(v0, it, c, ct), Const(mask, ct), ct))
-            later = _as_type(inner, t)
+            inner = fold(Binary("&", cf.affine(v0, it, c, ct), Const(mask, ct), ct))
+            later = cf.as_type(inner, t)
             if in_range:
                 return later
             return fold(Select(Binary("==", it, Const(0, it.type), INT), v0, later, t))
@@ -2525,23 +2280,23 @@ class Executor:
         """``v = (v + c) % m``: ``(v0 + it*c) % m`` when nothing is negative (C's ``%``
         follows the dividend's sign, which breaks the identity)."""
         ct = x.type
-        c = _as_type(_subst(x, v, Const(0, t)), ct)
-        m = _as_type(core.rhs, ct)
+        c = cf.as_type(cf.subst(x, v, Const(0, t)), ct)
+        m = cf.as_type(core.rhs, ct)
         # unsigned arithmetic wraps modulo 2^bits, which a power of two m divides: the
         # identity holds from any start (no value is negative)
         wraps = not ct.signed and isinstance(m, Const) and 0 < m.value <= 1 << ct.bits \
             and m.value & (m.value - 1) == 0
-        if _bounds(v0) is None and not wraps:
+        if cf.bounds(v0) is None and not wraps:
             return "is updated modulo a value in a loop from a start that may be negative"
-        if ct.signed and not (isinstance(c, Const) and c.value >= 0 and _bounds(m) is not None):
+        if ct.signed and not (isinstance(c, Const) and c.value >= 0 and cf.bounds(m) is not None):
             return "is updated modulo a value in a loop by a step that may be negative"
-        in_range = isinstance(m, Const) and m.value > 0 and _within(v0, m.value - 1)
+        in_range = isinstance(m, Const) and m.value > 0 and cf.within(v0, m.value - 1)
         period: int | None = None
         if isinstance(m, Const) and isinstance(c, Const) and m.value > 0:
             period = m.value // math.gcd(c.value % m.value, m.value)
 
         def build(it: Expr) -> Expr:
-            later = _as_type(fold(Binary("%", _affine(v0, it, c, ct), m, ct)), t)
+            later = cf.as_type(fold(Binary("%", cf.affine(v0, it, c, ct), m, ct)), t)
             if in_range:
                 return later
             return fold(Select(Binary("==", it, Const(0, it.type), INT), v0, later, t))
@@ -2577,7 +2332,7 @@ class Executor:
                                      f"follow ({x.reason})"))
                 stack.extend(x.inputs)
             elif isinstance(x, Select):
-                if _mentions(x, v):
+                if cf.mentions(x, v):
                     found.append((0, "is updated under a condition in its loop"))
                 stack.extend((x.cond, x.then, x.other))
             elif isinstance(x, Sym):
@@ -2613,7 +2368,7 @@ class Executor:
             cycle = math.lcm(cycle, f.period)
         if cycle is not None and any(f.first for f in forms):
             cycle += 1  # iteration 0 is off the cycle: 0 .. cycle
-        if cycle is not None and cycle > _MAX_CYCLE:
+        if cycle is not None and cycle > cf.MAX_CYCLE:
             cycle = None
         periodic: Expr | None = None
         if cycle is not None:
@@ -2623,20 +2378,20 @@ class Executor:
                 and counter.induction.op in ("+", "-"):
             d = counter.induction
             t = counter.type
-            known = _known_parts(d)
-            trip = _trip_count(d)
-            if periodic is not None and (not known or (trip is not None and trip > _MAX_CYCLE)):
+            known = cf.known_parts(d)
+            trip = cf.trip_count(d)
+            if periodic is not None and (not known or (trip is not None and trip > cf.MAX_CYCLE)):
                 return periodic, False  # the model could not enumerate the counter
             dist: Expr = counter if d.start == Const(0, d.start.type) else fold(Binary(
-                "-", counter, _as_type(d.start, t), t))
+                "-", counter, cf.as_type(d.start, t), t))
             if d.op == "-":
-                dist = fold(Binary("-", _as_type(d.start, t), counter, t))
-            step = _as_type(d.step, t)
-            exact = known and (trip is None or trip <= _MAX_CYCLE)
+                dist = fold(Binary("-", cf.as_type(d.start, t), counter, t))
+            step = cf.as_type(d.step, t)
+            exact = known and (trip is None or trip <= cf.MAX_CYCLE)
             return (dist if step == Const(1, t) else fold(Binary("/", dist, step, t))), exact
-        if isinstance(counter, Sym) and counter.induction is not None and (_known_parts(
-                counter.induction) or _known_start(counter)) \
-                and _geometric_shift(counter.induction, counter.type):
+        if isinstance(counter, Sym) and counter.induction is not None and (cf.known_parts(
+                counter.induction) or cf.known_start(counter)) \
+                and cf.geometric_shift(counter.induction, counter.type):
             # a doubling or halving counter the model enumerates: the iteration number of
             # that same sequence (the counter is rewritten in it, see ``carried``)
             return Sym(f"k@L{line}:{counter.name}", INT, induction=Induction(
@@ -2644,14 +2399,14 @@ class Executor:
                 counter.induction.cmp, counter.induction.bound, index=True)), True
         if periodic is not None:
             return periodic, False
-        most = _geometric_trips(counter)
+        most = cf.geometric_trips(counter)
         if most is not None:
             # a doubling or halving counter from a start (or to a bound) cudalint does not
             # know: every iteration number it can reach, a superset of the ones it does
             return Sym(f"k@L{line}:{label}", INT, induction=Induction(
                 Const(0, INT), "+", Const(1, INT), "<", Const(most, INT))), True
         if counter is not None and ind is not None:
-            ks = [x for x in _nodes(counter) if isinstance(x, Sym) and x.name.startswith("k@L")]
+            ks = [x for x in cf.nodes(counter) if isinstance(x, Sym) and x.name.startswith("k@L")]
             if ks:
                 # the iteration count of a counter with a lane-dependent start
                 return ks[0], False
@@ -2753,8 +2508,8 @@ class Executor:
             if not children:
                 return False
             if kind == N.ARRAY_SUBSCRIPT and len(children) == 2 \
-                    and children[0].ckind not in (TK.POINTER.value, *_ARRAY_KINDS) \
-                    and children[1].ckind in (TK.POINTER.value, *_ARRAY_KINDS):
+                    and not ty.is_pointer_or_array_kind(children[0].ckind) \
+                    and ty.is_pointer_or_array_kind(children[1].ckind):
                 c = children[1]  # i[s]
                 continue
             if kind in (N.BINARY, N.CONDITIONAL) or kind in CASTS or kind == N.CALL:
@@ -2766,9 +2521,9 @@ class Executor:
         kind = c.kind
         if kind in (N.PAREN, N.UNEXPOSED):
             for ch in c.children:
-                if ch.is_expr and TK.from_id(ch.ckind) in ARRAY_TYPES:
+                if ch.is_expr and ty.is_array_kind(ch.ckind):
                     self.scan_lvalue_parts(ch)
-                elif ch.is_expr and ch.ckind == TK.POINTER.value:
+                elif ch.is_expr and ty.is_pointer_kind(ch.ckind):
                     self.scan(ch, LOAD)
                 else:
                     self.scan_lvalue_parts(ch)
@@ -2796,10 +2551,9 @@ class Executor:
     def itype(self, t: ci.Type) -> IntType | None:
         """``int_type``, also for a type template parameter bound to an integer type."""
         it = int_type(t)
-        if it is not None or canonical_kind(t) not in DEPENDENT_KINDS or not self.env.types:
+        if it is not None or not ty.is_dependent_kind(canonical_kind(t)) or not self.env.types:
             return it
-        spelled = t.spelling.replace("volatile ", "").replace("const ", "").strip()
-        bound = self.env.types.get(spelled)
+        bound = self.env.types.get(ty.bare_spelling(t))
         return _INT_SPELLINGS.get(" ".join(bound[0].split())) if bound is not None else None
 
     def queue_write(self, target: Node, rhs: Node | None, op: BinaryOp | None) -> None:
@@ -2812,7 +2566,7 @@ class Executor:
         t = ref.type
         tk = canonical_kind(t)
         cur = self.values.get(k)
-        if tk == TK.POINTER.value:
+        if ty.is_pointer_kind(tk):
             new_p: Ptr | None = None
             if op is None and rhs is not None:
                 new_p = self.ptr_value(rhs)
@@ -2860,6 +2614,8 @@ class Executor:
             self.method_envs[id(c)] = method[1]
             return method[0]
         ref = self.callee(c)
+        if ref is not None and ref.kind == K.TEMPLATE_NON_TYPE_PARAMETER:
+            return None  # ``f(...)`` of a parameter this instantiation does not bind
         if ref is not None:
             return self.w.function_for(ref, name, nargs)
         over = overloaded_callee(c)
@@ -2914,7 +2670,7 @@ class Executor:
                 value = self.expr(args[1]) if node_int_type(args[1]) is not None else None
                 operand = value.value if isinstance(value, Const) else None
             top = strip(self.statement) if self.statement is not None else None
-            while top is not None and top is not c and top.type.kind == TK.VOID and \
+            while top is not None and top is not c and ty.is_void(top.type) and \
                     len([ch for ch in top.children if ch.is_expr]) == 1:
                 top = strip(next(ch for ch in top.children if ch.is_expr))  # (void)call
             used = top is not c
@@ -3059,11 +2815,11 @@ class Executor:
         the memory layout argument of an accumulator's load/store), or why it is not
         known. Template parameters take the instantiation's arguments."""
         t = frag.type
-        if t.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
-            t = t.get_pointee()
-        m = re.search(r"fragment\s*<(.*)>", t.spelling, re.S)
+        if ty.is_reference(t):
+            t = ty.pointee(t)
+        m = re.search(r"fragment\s*<(.*)>", ty.spelling(t), re.S)
         parts = split_top_level(m.group(1)) if m is not None else []
-        canon = t.get_canonical()
+        canon = ty.canonical(t)
         if len(parts) < 5:
             return "the fragment's type is not known"
 
@@ -3077,11 +2833,8 @@ class Executor:
         ints: list[int] = []
         for i, text in enumerate(parts[1:4], start=1):
             v: int | None = None
-            if canon.get_num_template_arguments() == len(parts):
-                try:
-                    v = int(canon.get_template_argument_value(i))
-                except Exception:  # a dependent argument: read the text
-                    v = None
+            if ty.template_argument_count(canon) == len(parts):
+                v = ty.template_argument_value(canon, i)
             text = text.strip()
             if v is None:
                 v = int(text) if text.isdigit() else self.env.values.get(text)
@@ -3091,10 +2844,10 @@ class Executor:
                 return f"the fragment's shape ('{text}') is not known"
             ints.append(v)
         elem_text = parts[4]
-        if canon.get_num_template_arguments() == len(parts):
-            et = canon.get_template_argument_type(4)
-            if et.kind != TK.INVALID and "type-parameter" not in et.spelling:
-                elem_text = et.spelling
+        if ty.template_argument_count(canon) == len(parts):
+            et = ty.template_argument_type(canon, 4)
+            if et is not None and "type-parameter" not in ty.spelling(et):
+                elem_text = ty.spelling(et)
         elem = _WMMA_ELEMENTS.get(last(elem_text))
         use = {"matrix_a": "a", "matrix_b": "b", "accumulator": "acc"}.get(last(parts[0]))
         if use is None or elem is None:
@@ -3180,7 +2933,7 @@ class Executor:
                 reason = reason or (f"inline PTX '{name}' on '.shared::cluster' may address"
                                     " another block's shared memory")
             pointee = p.pointee if p.pointee is not None else (
-                p.decl.element_type if p.decl is not None else None)
+                p.decl.element if p.decl is not None else None)
             if pointee is None:
                 continue
             self.new_region()  # one instruction each: nvcc does not merge them
@@ -3234,7 +2987,7 @@ class Executor:
         return (LOAD if op == "ld" else STORE), bytes_ or 4, reason, None
 
     def asm_address(self, node: Node) -> Ptr | None:
-        if node.ckind == TK.POINTER.value:
+        if ty.is_pointer_kind(node.ckind):
             p = self.ptr_value(node)
             return None if p is None else Ptr(p.array, p.decl, p.offset, self.scalar(
                 p.pointee), p.unknown)
@@ -3263,7 +3016,7 @@ class Executor:
             if not ch.is_expr:
                 continue
             for sub in self._subtree(ch):
-                p = self.ptr_value(sub) if sub.ckind == TK.POINTER.value \
+                p = self.ptr_value(sub) if ty.is_pointer_kind(sub.ckind) \
                     else self.shared_address(sub)
                 if p is not None and p.pointee is not None:
                     self.emit(self.deref(p, self.scalar(p.pointee) or p.pointee), role, n,
@@ -3296,8 +3049,7 @@ class Executor:
             # Accesses left out must be said (a warning, CL004) where the callee can reach
             # shared memory: its own arrays, file-scope ones, or a pointer/reference.
             reaches = bool(target.arrays or self.w.file_arrays) or any(
-                canonical_kind(p.type) in (TK.POINTER.value, TK.LVALUEREFERENCE.value,
-                                           TK.RVALUEREFERENCE.value) for p in params)
+                ty.is_pointer_or_reference_kind(canonical_kind(p.type)) for p in params)
             note = Note(
                 "warning" if reaches else "note",
                 f"call to '{target.name}' is too deep or recursive; its shared"
@@ -3312,26 +3064,28 @@ class Executor:
             pt = p.type
             tk = canonical_kind(pt)
             k = key_of(p.cursor)
-            if tk == TK.POINTER.value:
+            if ty.is_pointer_kind(tk):
                 ptr = self.ptr_value(a)
                 if ptr is not None:
                     bound[k] = Ptr(ptr.array, ptr.decl, ptr.offset, self.pointee(pt) or
                                    ptr.pointee, ptr.unknown)
                 else:
                     ptr_args[k] = self.pointer_inputs(a)
-            elif tk in (TK.LVALUEREFERENCE.value, TK.RVALUEREFERENCE.value):
+            elif ty.is_reference_kind(tk):
                 loc = self.lvalue(strip(a))
                 if loc is not None:
-                    bound[k] = self.address(loc, pt.get_pointee())
-                elif int_type(pt.get_pointee()) is not None:
-                    bound[k] = self.convert(self.expr(a), a, pt.get_pointee())
+                    bound[k] = self.address(loc, ty.pointee(pt))
+                elif int_type(ty.pointee(pt)) is not None:
+                    bound[k] = self.convert(self.expr(a), a, ty.pointee(pt))
             elif int_type(pt) is not None:
                 bound[k] = self.convert(self.expr(a), a, pt)
         env = self.target_env(c, target)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
+        self.calls.append(self.w.span(c.extent))
         try:
             self.call_ptrs[id(c)] = self.run_body(target, env, bound)
         finally:
+            self.calls.pop()
             self.ptr_args = saved_ptr_args
         self.memo.clear()
         self.new_region()
@@ -3386,8 +3140,7 @@ class Executor:
     def _binds_reference(param: Node) -> bool:
         """A reference parameter: the argument is not read at the call; the callee reads
         or writes the place it names (``set(s[i], v)`` stores in ``set``)."""
-        return canonical_kind(param.type) in (TK.LVALUEREFERENCE.value,
-                                              TK.RVALUEREFERENCE.value)
+        return ty.is_reference_kind(canonical_kind(param.type))
 
     # Launch sites (host code) are evaluated by cudalint.frontend.host.
 
@@ -3447,7 +3200,7 @@ class Executor:
         v = evaluate_int(c.cursor)
         if v is not None:
             return Const(v, node_int_type(c) or INT)
-        if not children and c.cursor.type.kind == ci.TypeKind.DEPENDENT:
+        if not children and ty.is_dependent(c.cursor.type):
             # clang's recovery from an error, or a name a template leaves unresolved
             return self._opaque(OpaqueKind.UNRESOLVED,
                                 f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}", c)
@@ -3516,7 +3269,7 @@ class Executor:
         s = strip(n)
         while s.kind in CASTS and s.expr_children():
             s = strip(s.expr_children()[-1])
-        if s.ckind != TK.POINTER.value and s.kind != N.BINARY:
+        if not ty.is_pointer_kind(s.ckind) and s.kind != N.BINARY:
             return []  # an array (its address is uniform), or not a pointer at all
         lost: list[Expr] = [Opaque(OpaqueKind.VARIABLE,
                                    f"'{s.spelling or 'the pointer'}' is a pointer cudalint"
@@ -3559,13 +3312,13 @@ class Executor:
         if s is None and isinstance(e, Sym) and e.name.partition(".")[0] in BUILTIN_VARS:
             s = e.type  # threadIdx.x through clang's own headers: a pseudo-object
         if s is None:
-            if src_kind in DEPENDENT_KINDS:
+            if ty.is_dependent_kind(src_kind):
                 return e
             if isinstance(e, Opaque):
                 return replace(e, type=t)
             return Opaque(OpaqueKind.UNSUPPORTED, "conversion of a value that is not an integer",
                           dedupe([e]), t)
-        if canonical_kind(target) == BOOL_KIND and src_kind != BOOL_KIND:
+        if ty.is_bool_kind(canonical_kind(target)) and not ty.is_bool_kind(src_kind):
             return fold(Binary("!=", e, Const(0, e.type), e.type))
         if e.type == t:
             return e
@@ -3574,9 +3327,9 @@ class Executor:
     def truth(self, c: Node) -> Expr:
         """A condition as an integer that is non-zero when it holds."""
         e = self.expr(c)
-        if node_int_type(c) is None and c.ckind not in DEPENDENT_KINDS \
+        if node_int_type(c) is None and not ty.is_dependent_kind(c.ckind) \
                 and not isinstance(e, Opaque):
-            if c.ckind == TK.POINTER.value:
+            if ty.is_pointer_kind(c.ckind):
                 return Opaque(OpaqueKind.UNSUPPORTED, "condition on a pointer", dedupe([e]))
             return Opaque(OpaqueKind.UNSUPPORTED, "condition that is not an integer", dedupe([e]))
         return e
@@ -3593,7 +3346,7 @@ class Executor:
             return self._opaque(OpaqueKind.UNSUPPORTED, f"operator '{op}' inside an index", c)
         lhs, rhs = self.expr(children[0]), self.expr(children[1])
         t = node_int_type(c)
-        if t is None and c.ckind not in DEPENDENT_KINDS:
+        if t is None and not ty.is_dependent_kind(c.ckind):
             return Opaque(OpaqueKind.UNSUPPORTED, "arithmetic that is not on integers",
                           dedupe([lhs, rhs]))
         if bop in ("&&", "||"):
@@ -3662,7 +3415,7 @@ class Executor:
             # thread may hold its own copy of (``[&] { return i + threadIdx.x; }``)
             inputs = dedupe([*inputs, *THREAD_SYMS])
             owner = ref.semantic_parent
-            if owner is not None and "(lambda at " in str(owner.type.spelling):
+            if owner is not None and "(lambda at " in ty.spelling(owner.type):
                 callee = c.children[0] if c.children else c
                 return Opaque(OpaqueKind.CALL,
                               f"call to the lambda {_quoted_text(self.w.slice(callee.extent))}"
@@ -3692,7 +3445,7 @@ class Executor:
         # An operand of dependent type (an unresolved call such as ``swz<K>(i, j)``) has
         # the type of the value the instantiation gives it.
         types = [node_int_type(a) or self.itype(a.type)
-                 or (v.type if a.ckind in DEPENDENT_KINDS and not isinstance(v, Opaque)
+                 or (v.type if ty.is_dependent_kind(a.ckind) and not isinstance(v, Opaque)
                      else None)
                  for a, v in zip(args, vals, strict=True)]
         if any(t is None for t in types):
@@ -3734,14 +3487,14 @@ class Executor:
             return None
         result = target.node.cursor.result_type
         if int_type(result) is None and self.itype(result) is None \
-                and result.kind not in (TK.AUTO, TK.DEPENDENT, TK.UNEXPOSED):
+                and not ty.is_open_result(result):
             return None
         bound: dict[int, Value] = {}
         ptr_args: dict[int, list[Expr]] = {}
         for p, a in zip(self.params(target), args, strict=False):
             if int_type(p.type) is not None:
                 bound[key_of(p.cursor)] = self.convert(self.expr(a), a, p.type)
-            elif canonical_kind(p.type) == TK.POINTER.value:
+            elif ty.is_pointer_kind(canonical_kind(p.type)):
                 ptr_args[key_of(p.cursor)] = self.pointer_inputs(a)
         env = self.target_env(c, target)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
@@ -3757,7 +3510,7 @@ class Executor:
             ret = self._returned_expr(target.body.children)
             if not isinstance(ret, Node):
                 return None
-            if node_int_type(ret) is None and ret.ckind not in DEPENDENT_KINDS:
+            if node_int_type(ret) is None and not ty.is_dependent_kind(ret.ckind):
                 return None
             value = self.expr(ret)
             into = c.type if node_int_type(c) is not None else result
@@ -3833,7 +3586,7 @@ class Executor:
         member = next((ch for ch in c.children if ch.kind == N.MEMBER_REF), None)
         obj_type = ""
         if member is not None and member.children:
-            obj_type = member.children[0].type.get_canonical().spelling
+            obj_type = ty.canonical_spelling(member.children[0].type)
         tile = re.search(r"thread_block_tile<\s*(\d+)", obj_type)
         linear = _linear_thread()
         bx, by, bz = (Sym(f"blockDim.{a}", UINT) for a in "xyz")
@@ -3882,7 +3635,7 @@ class Executor:
             return None
         names = dict(self.w.named_consts())
         names.update(self.env.values)
-        size = cexpr.evaluate(m.group(1), names, self.w._macro_types)
+        size = cexpr.evaluate(m.group(1), names, self.w.macro_types)
         return size if size is not None and 0 < size <= 1024 else None
 
     @staticmethod
@@ -3943,7 +3696,7 @@ class Executor:
             if v is not None:
                 return Const(v, t or INT)
             return Opaque(OpaqueKind.LOAD, f"value loaded from '{name}'", (), t or INT)
-        if t is None and c.ckind not in DEPENDENT_KINDS:
+        if t is None and not ty.is_dependent_kind(c.ckind):
             # A kernel's parameter is the same in every lane; any other value that is not
             # an integer (``float f = threadIdx.x * 32.0f``) may differ between lanes.
             if rk == K.PARM_DECL and self.fn is not None and self.fn.is_kernel:
@@ -3964,7 +3717,7 @@ class Executor:
                           dedupe([cur.offset]), t or INT)
         # Not reached by the walk (host code asking about launch arguments, a goto):
         # a variable that is never modified holds its initializer.
-        if ref.type.is_const_qualified() or not var.modified:
+        if ty.is_const(ref.type) or not var.modified:
             v = evaluate_int(c.cursor)
             if v is not None:
                 return Const(v, t or INT)

@@ -51,12 +51,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 
 from cudalint.budget import check as check_budget
 from cudalint.frontend import cexpr
+from cudalint.frontend import types as ty
 from cudalint.frontend.consteval import (
     UO_ADDR_OF,
     UO_POST_DEC,
@@ -70,26 +70,24 @@ from cudalint.frontend.consteval import (
 from cudalint.frontend.cursors import (
     COMPOUND_ASSIGN_OPS,
     EXPLICIT_INSTANTIATION,
-    TK,
     Env,
     Function,
     K,
     N,
     Var,
     arguments,
+    function_reference,
     key_of,
     node_int_type,
     split_top_level,
     strip,
 )
 from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor
+from cudalint.frontend.program import Program
 from cudalint.frontend.tree import Node, build
 from cudalint.ir import INT, LONG, UINT, Access, Const, Expr, Launch, Opaque, OpaqueKind, Sym
 from cudalint.model.arch import MAX_BLOCK_Z as MAX_Z
 from cudalint.model.arch import MAX_THREADS_PER_BLOCK as MAX_THREADS
-
-if TYPE_CHECKING:
-    from cudalint.frontend.walker import Walker
 
 #: The call clang puts in a ``<<<>>>`` expression for its launch configuration:
 #: ``cudaConfigureCall`` (cudalint's shim, CUDA < 9.2), ``__cudaPushCallConfiguration``
@@ -175,7 +173,7 @@ def _with_members(keys: set[int]) -> set[int]:
 
 def _is_dim3(n: Node) -> bool:
     t = n.cursor.type
-    return node_int_type(n) is None and t.get_canonical().spelling.replace(
+    return node_int_type(n) is None and ty.canonical_spelling(t).replace(
         "const ", "").replace("struct ", "").strip() == "dim3"
 
 
@@ -242,7 +240,7 @@ class _HostExecutor(Executor):
                         self.host._lambda_params and _VALUE_MEMBER.search(
                             self.host.w.slice(c.extent)):
                     return bound
-        if self.host._lambda_params and c.cursor.type.spelling == "<dependent type>":
+        if self.host._lambda_params and ty.spelling(c.cursor.type) == "<dependent type>":
             text = " ".join(self.host.w.slice(c.extent).split())
             for k, pname in self.host._lambda_params.items():
                 bound = self.values.get(k)
@@ -336,7 +334,7 @@ class _HostExecutor(Executor):
                 if var.modified:
                     return self._member_written(k, var, depth)
                 return self.block_dims(var.init, depth + 1)
-            if ref.kind != K.VAR_DECL or not ref.type.is_const_qualified():
+            if ref.kind != K.VAR_DECL or not ty.is_const(ref.type):
                 return None
             inits = build(ref).expr_children()
             return self.block_dims(inits[-1], depth + 1) if inits else None
@@ -395,7 +393,7 @@ class _HostExecutor(Executor):
     def _int_dims(self, c: Node) -> Dims | None:
         if node_int_type(c) is None:
             # a dependent expression in a generic lambda (``ic.value``) that has a value
-            v = self.known(c) if c.cursor.type.spelling == "<dependent type>" else None
+            v = self.known(c) if ty.spelling(c.cursor.type) == "<dependent type>" else None
             return (v, 1, 1) if v is not None else None
         return (self.known(c), 1, 1)
 
@@ -842,7 +840,7 @@ class _Flow:
         t = strip(target)
         while t.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT) and t.children:
             base = strip(t.children[0])
-            if base.ckind == TK.POINTER.value:
+            if ty.is_pointer_kind(base.ckind):
                 return set()  # a write through a pointer
             t = base
         if t.kind == N.DECL_REF and t.referenced is not None:
@@ -871,7 +869,7 @@ class _Flow:
         def local(e: Node) -> None:
             e = strip(e)
             while e.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT) and e.children \
-                    and strip(e.children[0]).ckind != TK.POINTER.value:
+                    and not ty.is_pointer_kind(strip(e.children[0]).ckind):
                 e = strip(e.children[0])
             if e.kind == N.DECL_REF and e.referenced is not None \
                     and key_of(e.referenced) in self.fn.vars:
@@ -890,14 +888,11 @@ class _Flow:
                 except Exception:  # not a function declaration
                     continue
                 for a, p in zip(arguments(x), params, strict=False):
-                    if p is not None and p.type.kind in (TK.LVALUEREFERENCE,
-                                                         TK.RVALUEREFERENCE) \
-                            and not p.type.get_pointee().is_const_qualified():
+                    if p is not None and ty.is_reference_to_mutable(p.type):
                         local(a)
-            elif x.kind == N.VAR_DECL and x.type.kind in (TK.LVALUEREFERENCE,
-                                                           TK.RVALUEREFERENCE):
+            elif x.kind == N.VAR_DECL and ty.is_reference(x.type):
                 inits = x.expr_children()
-                if inits and not x.type.get_pointee().is_const_qualified():
+                if inits and not ty.points_to_const(x.type):
                     local(inits[-1])
         hit = frozenset(out)
         self.host._escapes_cache[id(n)] = hit
@@ -980,8 +975,9 @@ def _case_body(n: Node) -> Node:
 class HostLaunches:
     """Evaluates every launch site of a walked file (see the module docstring)."""
 
-    def __init__(self, walker: Walker) -> None:
-        self.w = walker
+    def __init__(self, program: Program) -> None:
+        #: The unit whose launches are evaluated (the walker, seen through ``Program``).
+        self.w = program
         self._contexts: dict[int, list[_Context]] = {}
         self._in_progress: set[int] = set()
         self._parents: dict[int, dict[int, Node]] = {}
@@ -1166,7 +1162,7 @@ class HostLaunches:
             for m in EXPLICIT_INSTANTIATION.finditer(text):
                 if m.group(1) != fn.name:
                     continue
-                env = self.w._text_env(fn, split_top_level(m.group(2)))
+                env = self.w.text_env(fn, split_top_level(m.group(2)))
                 if env is not None and env.label is not None:
                     out.append(_Context(env))
         return out
@@ -1185,7 +1181,7 @@ class HostLaunches:
                 v = ex.known(a)
                 if v is not None:
                     ctx.values[pk] = Const(v, t)
-            elif "dim3" in p.type.spelling:
+            elif "dim3" in ty.spelling(p.type):
                 dims = ex.block_dims(a)
                 if dims is not None and dims != (None, None, None):
                     ctx.dims[pk] = dims
@@ -1476,9 +1472,9 @@ class HostLaunches:
     def _integral_constant(self, arg: Node, names: dict[str, int]) -> int | None:
         text = " ".join(self.w.slice(arg.extent).split())
         m = _INTEGRAL_CONSTANT.match(text) or _INTEGRAL_CONSTANT.match(
-            " ".join(arg.type.spelling.split()))
+            " ".join(ty.spelling(arg.type).split()))
         if m is not None:
-            return cexpr.evaluate(m.group(1), names, self.w._macro_types)
+            return cexpr.evaluate(m.group(1), names, self.w.macro_types)
         return None
 
     def _switch_cases(self, fn: Function, site: Node, ctx: _Context, refs: set[int]
@@ -1694,7 +1690,7 @@ class HostLaunches:
         return result
 
     def _constant_array(self, fn: Function | None, ref: ci.Cursor, k: int) -> list[int] | None:
-        if ref.type.kind != TK.CONSTANTARRAY:
+        if not ty.is_constant_array(ref.type):
             return None
         var = fn.vars.get(k) if fn is not None else None
         if var is not None:
@@ -1706,7 +1702,7 @@ class HostLaunches:
                 node = build(ref)
                 init = next((ch for ch in node.children if ch.kind == N.INIT_LIST), None)
         else:
-            if not ref.type.element_type.is_const_qualified():
+            if not ty.is_const(ty.element(ref.type)):
                 return None
             node = build(ref)
             init = next((ch for ch in node.children if ch.kind == N.INIT_LIST), None)
@@ -1718,7 +1714,7 @@ class HostLaunches:
             if v is None:
                 return None
             values.append(v)
-        if len(values) != int(ref.type.element_count) or not values:
+        if len(values) != ty.array_length(ref.type) or not values:
             return None
         return values
 
@@ -1860,7 +1856,8 @@ class HostLaunches:
             text = ", ".join(f"{n}={bound[n]}" for n in names if n in bound)
             label = f"{env.label}, {text}" if env.label else text
             if label not in envs:
-                envs[label] = Env(label, dict(env.values), dict(env.types), bound)
+                envs[label] = Env(label, dict(env.values), dict(env.types), bound,
+                                  dict(env.functions))
             self.launches[i] = replace(self.launches[i], instantiation=label)
         return list(envs.values()), symbolic
 
@@ -1868,7 +1865,7 @@ class HostLaunches:
         hit = self._max_threads.get(kernel.name)
         if hit is None:
             try:
-                hit = self.w._kernel_record(kernel).max_threads or MAX_THREADS
+                hit = self.w.kernel_record(kernel).max_threads or MAX_THREADS
             except Exception:  # an attribute the walker cannot read: the hardware limit
                 hit = MAX_THREADS
             self._max_threads[kernel.name] = hit
@@ -1947,7 +1944,7 @@ class HostLaunches:
     def template_env(self, ex: _HostExecutor, callee: Node, target: Function) -> Env | None:
         """Template arguments a reference names: from the specialization clang resolved,
         else from the text between the angle brackets evaluated in the context."""
-        env = self.w._spec_env(callee, target)
+        env = self.w.spec_env(callee, target)
         if env is not None:
             return env
         text = self.w.slice(callee.extent)
@@ -1989,9 +1986,18 @@ class HostLaunches:
                         v = self._local_value(ex, ident)
                     if v is not None:
                         names[ident] = v
-            value = cexpr.evaluate(arg, names, self.w._macro_types)
+            value = cexpr.evaluate(arg, names, self.w.macro_types)
             if value is None:
-                return None
+                # ``k<f>`` where ``f`` names a device function, or the host template's
+                # own parameter bound to one (``trimul_launcher<matmul_tri4>``)
+                own = ex.fn is not None and any(q.name == spelled and spelled not in
+                                                ex.env.functions for q in ex.fn.template_params)
+                fname = None if own else self.w.function_argument(arg, ex.env)
+                if fname is None:
+                    return None
+                env.functions[p.name] = fname
+                parts.append(f"{p.name}={fname}")
+                continue
             env.values[p.name] = value
             parts.append(f"{p.name}={value}")
         env.label = ", ".join(parts)
@@ -2016,7 +2022,16 @@ class HostLaunches:
         for i, p in enumerate(params):
             value = ex.known(args[i]) if i < len(args) else p.default
             if value is None:
-                return None
+                named = function_reference(args[i]) if i < len(args) else None
+                fname = None
+                if named is not None:  # ``k<f>``: a function, or the caller's parameter
+                    fname = (ex.env.functions.get(named[0]) if named[1]
+                             else self.w.function_argument(named[0], ex.env))
+                if fname is None:
+                    return None
+                env.functions[p.name] = fname
+                parts.append(f"{p.name}={fname}")
+                continue
             env.values[p.name] = value
             parts.append(f"{p.name}={value}")
         env.label = ", ".join(parts)

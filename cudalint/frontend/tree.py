@@ -12,6 +12,8 @@ from typing import Any
 
 import clang.cindex as ci
 
+from cudalint.frontend.types import canonical_kind
+
 _RECURSE = 2
 _CONTINUE = 1
 
@@ -69,7 +71,7 @@ class Node:
     def ckind(self) -> int:
         """The kind of this node's canonical type (``TypeKind.X.value``)."""
         if self._ckind < 0:
-            self._ckind = int(ci.conf.lib.clang_getCanonicalType(self.type)._kind_id)
+            self._ckind = canonical_kind(self.type)
         return self._ckind
 
     @property

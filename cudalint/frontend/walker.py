@@ -19,6 +19,7 @@ import clang.cindex as ci
 
 from cudalint.budget import check as check_budget
 from cudalint.frontend import cexpr
+from cudalint.frontend import types as ty
 from cudalint.frontend.consteval import (
     UO_ADDR_OF,
     UO_POST_DEC,
@@ -30,13 +31,11 @@ from cudalint.frontend.consteval import (
     unary_operator_kind,
 )
 from cudalint.frontend.cursors import (
-    ARRAY_TYPES,
     BLOCK_DIM_ANNOTATION,
     BUILTIN_TYPE_SIZES,
     DEFINE,
     EXPLICIT_INSTANTIATION,
     LOOPS,
-    TK,
     TOP_LEVEL_KINDS,
     ArrayDecl,
     Env,
@@ -46,17 +45,17 @@ from cudalint.frontend.cursors import (
     TemplateParam,
     Var,
     arguments,
+    function_reference,
     key_of,
     node_int_type,
     operator_function,
     split_top_level,
     strip,
-    template_int_argument,
-    type_size,
 )
 from cudalint.frontend.execute import Executor, call_name, fn_key
 from cudalint.frontend.host import CONFIG_FUNCTIONS, HostLaunches
 from cudalint.frontend.tree import Node, build, top_level
+from cudalint.frontend.types import template_int_argument, type_size
 from cudalint.ir import (
     Access,
     IntType,
@@ -136,6 +135,10 @@ def _read_or_empty(name: str) -> bytes:
 
 
 class Walker:
+    """Walks one translation unit. It is the :class:`~cudalint.frontend.program.Program`
+    that the executor and the host-launch evaluator see (mypy checks the match where it
+    hands itself to them)."""
+
     def __init__(
         self, tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
         defines: tuple[str, ...], arch: str = DEFAULT_ARCH,
@@ -157,7 +160,7 @@ class Walker:
         self.kernels_by_name: dict[str, Function] = {}
         self.file_consts: dict[str, int] = {}
         self._named_consts: dict[str, int] | None = None
-        self._macro_types: dict[str, IntType] = {}  # the C types of evaluated macros
+        self.macro_types: dict[str, IntType] = {}  # the C types of evaluated macros
         self._type_sizes: dict[str, int] | None = None
         #: ``member_type``'s answers, by spelling (each is a walk of the top level)
         self._member_types: dict[str, ci.Type | None] = {}
@@ -280,7 +283,7 @@ class Walker:
         for fn in list(self.functions):
             check_budget()
             try:
-                self._scan_function(fn)
+                self.scan_function(fn)
             except Exception as exc:  # a construct the walker does not expect: skip it
                 self._internal_error(fn, exc)
                 self.functions.remove(fn)
@@ -318,7 +321,7 @@ class Walker:
         for fn in self.functions:
             try:
                 if fn.is_kernel:
-                    kernels.append(self._kernel_record(fn))
+                    kernels.append(self.kernel_record(fn))
                     execute(fn)
             except Exception as exc:  # a construct the walker does not expect: skip it
                 self._internal_error(fn, exc)
@@ -360,8 +363,7 @@ class Walker:
         if hit is None:
             hit = frozenset(
                 i for i, p in enumerate(callee.get_arguments() or ())
-                if p is not None and p.type.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)
-                and not p.type.get_pointee().is_const_qualified()
+                if p is not None and ty.is_reference_to_mutable(p.type)
             )
             self._reference_parameters[k] = hit
         return hit
@@ -401,7 +403,7 @@ class Walker:
                 break
         explicit: list[str] = []
         if callee is not None:
-            env = self._spec_env(callee, target)
+            env = self.spec_env(callee, target)
             if env is not None:
                 return env
             m = re.search(r"<(.*)>\s*$", self.slice(callee.extent), re.S)
@@ -434,7 +436,7 @@ class Walker:
                         env.values[p.name] = v
                         parts.append(f"{p.name}={v}")
                         continue
-                    fname = self._function_argument(text, caller)
+                    fname = self.function_argument(text, caller)
                     if fname is not None:
                         env.functions[p.name] = fname
                         parts.append(f"{p.name}={fname}")
@@ -444,7 +446,7 @@ class Walker:
             env.label = ", ".join(parts)
         return env
 
-    def _function_argument(self, text: str, caller: Env) -> str | None:
+    def function_argument(self, text: str, caller: Env) -> str | None:
         """The device function a template argument names (``warpReduceSum``,
         ``&ns::f``, or the caller's own parameter bound to one), if it has a body here."""
         name = " ".join(text.split()).lstrip("&").strip()
@@ -462,7 +464,7 @@ class Walker:
             return out
         params = [ch for ch in target.node.children if ch.kind == N.PARM_DECL]
         for p, a in zip(params, arguments(call), strict=False):
-            ptext = p.type.spelling.replace("const ", "").replace("volatile ", "")
+            ptext = ty.spelling(p.type).replace("const ", "").replace("volatile ", "")
             ptext = ptext.replace("__restrict__", "").replace("__restrict", "")
             ptext = ptext.replace("&", "").strip()
             stars = ptext.count("*")
@@ -471,15 +473,15 @@ class Walker:
                 continue
             t = strip(a).type
             for _ in range(stars):
-                canon = t.get_canonical()
-                if t.kind == TK.POINTER or canon.kind == TK.POINTER:
-                    t = t.get_pointee() if t.kind == TK.POINTER else canon.get_pointee()
-                elif t.kind in ARRAY_TYPES or canon.kind in ARRAY_TYPES:
-                    t = t.element_type if t.kind in ARRAY_TYPES else canon.element_type
+                to = ty.pointee_of_pointer(t)
+                if to is not None:
+                    t = to
+                elif ty.is_array(t) or ty.is_array_kind(ty.canonical_kind(t)):
+                    t = ty.array_element(t)
                 else:
                     break
             else:
-                spelled = " ".join(t.spelling.replace("const ", "").replace(
+                spelled = " ".join(ty.spelling(t).replace("const ", "").replace(
                     "volatile ", "").replace("&", "").split())
                 bound = caller.types.get(spelled)
                 if bound is None:
@@ -523,7 +525,7 @@ class Walker:
                 self.file_arrays[key_of(c.cursor)] = a
             return
         if node_int_type(c) is not None:
-            v = evaluate_int(c.cursor) if c.type.is_const_qualified() else None
+            v = evaluate_int(c.cursor) if ty.is_const(c.type) else None
             if v is not None:
                 self.file_consts.setdefault(c.spelling, v)
 
@@ -551,7 +553,7 @@ class Walker:
                 body = ch
             elif k == N.TEMPLATE_NON_TYPE:
                 params.append(TemplateParam(ch.spelling, False, self._param_default(ch),
-                                            ch.type.get_canonical().kind.value))
+                                            ty.canonical_kind(ch.type)))
             elif k in (N.TEMPLATE_TYPE, N.TEMPLATE_TEMPLATE):
                 params.append(TemplateParam(ch.spelling, True))
         fn = Function(c, c.spelling, is_kernel, is_device and not is_kernel, params, body)
@@ -567,38 +569,38 @@ class Walker:
 
     def _array_decl(self, c: Node, kernel: str | None) -> ArrayDecl | None:
         t = c.type
-        if _CG_SCRATCH.search(t.spelling):
+        if _CG_SCRATCH.search(ty.spelling(t)):
             # cooperative groups' scratch for tiles wider than a warp
             # (``__shared__ cg::block_tile_memory<N> scratch``): the library's, never
             # indexed by user code
             return None
         span = self.span(c.extent)
-        canon = t.get_canonical()
+        canon = ty.canonical(t)
         align = self._declared_alignment(c)
-        if canon.kind == TK.INCOMPLETEARRAY or (
-            canon.kind not in ARRAY_TYPES and t.kind == TK.INCOMPLETEARRAY
+        if ty.is_incomplete_array(canon) or (
+            not ty.is_array(canon) and ty.is_incomplete_array(t)
         ):
             # extern __shared__ T s[]: the dynamic window, extent unknown.
-            elem = canon.element_type if canon.kind == TK.INCOMPLETEARRAY else t.element_type
+            elem = ty.element(canon if ty.is_incomplete_array(canon) else t)
             return ArrayDecl(
                 c.cursor, c.spelling, kernel, 1, [0], [None], elem, type_size(elem) < 0,
                 span, (), (), dynamic=True, declared_alignment=align,
             )
         dims: list[int | None] = []
         dependent = False
-        cur = t if t.kind in ARRAY_TYPES else canon
-        while cur.kind in ARRAY_TYPES:
-            if cur.kind == TK.CONSTANTARRAY:
-                dims.append(int(cur.element_count))
-            elif cur.kind == TK.INCOMPLETEARRAY:
+        cur = t if ty.is_array(t) else canon
+        while ty.is_array(cur):
+            if ty.is_constant_array(cur):
+                dims.append(ty.array_length(cur))
+            elif ty.is_incomplete_array(cur):
                 return None  # an inner dimension without extent: not valid C++
             else:
                 dims.append(None)
                 dependent = True
-            cur = cur.element_type
-            if cur.kind not in ARRAY_TYPES:
-                cc = cur.get_canonical()
-                if cc.kind in ARRAY_TYPES:
+            cur = ty.element(cur)
+            if not ty.is_array(cur):
+                cc = ty.canonical(cur)
+                if ty.is_array(cc):
                     cur = cc
         elem = cur
         if type_size(elem) < 0:
@@ -607,7 +609,7 @@ class Walker:
             (
                 ch for ch in c.children
                 if ch.is_expr and ch.kind not in (N.CALL, N.INIT_LIST)
-                and TK.from_id(ch.ckind) not in ARRAY_TYPES
+                and not ty.is_array_kind(ch.ckind)
             ),
             key=lambda ch: int(ch.extent.start.offset),
         )
@@ -646,7 +648,7 @@ class Walker:
 
     # the scan
 
-    def _scan_function(self, fn: Function) -> None:
+    def scan_function(self, fn: Function) -> None:
         for ch in fn.node.children:
             if ch.kind == N.PARM_DECL:
                 fn.vars[key_of(ch.cursor)] = Var(ch.spelling, None, is_param=True)
@@ -668,12 +670,12 @@ class Walker:
             kernel = self.kernels_by_name.get(m.group(1))
             if kernel is None or not kernel.template_params:
                 continue
-            env = self._text_env(kernel, split_top_level(m.group(2)))
+            env = self.text_env(kernel, split_top_level(m.group(2)))
             if env is not None and env.label is not None:
                 found.setdefault(kernel.name, {}).setdefault(env.label, env)
         return {k: list(v.values()) for k, v in found.items()}
 
-    def _spec_env(self, callee: Node, kernel: Function) -> Env | None:
+    def spec_env(self, callee: Node, kernel: Function) -> Env | None:
         """Template arguments of the specialization a reference names."""
         spec = callee.referenced
         if spec is None:
@@ -683,6 +685,7 @@ class Walker:
             return None
         env = Env()
         parts: list[str] = []
+        named: list[str] | None = None
         for i, p in enumerate(kernel.template_params):
             kind = spec.get_template_argument_kind(i)
             if kind == ci.TemplateArgumentKind.INTEGRAL:
@@ -690,18 +693,31 @@ class Walker:
                 env.values[p.name] = v
                 parts.append(f"{p.name}={v}")
             elif kind == ci.TemplateArgumentKind.TYPE:
-                at = spec.get_template_argument_type(i)
+                at = ty.template_type_argument(spec, i)
                 size = type_size(at)
                 if size <= 0:
                     return None
-                env.types[p.name] = (at.spelling, size)
-                parts.append(f"{p.name}={at.spelling}")
+                env.types[p.name] = (ty.spelling(at), size)
+                parts.append(f"{p.name}={ty.spelling(at)}")
+            elif kind == ci.TemplateArgumentKind.DECLARATION and not p.is_type:
+                # ``k<matmul_tri4>``, ``k<&f>``: libclang has no query for a declaration
+                # argument; the reference keeps the argument expressions as children,
+                # the functions among them in order (also inside a macro's expansion)
+                if named is None:
+                    named = [r[0] for r in map(function_reference, callee.expr_children())
+                             if r is not None and not r[1]]
+                fname = (self.function_argument(named[len(env.functions)], Env())
+                         if len(env.functions) < len(named) else None)
+                if fname is None:
+                    return None
+                env.functions[p.name] = fname
+                parts.append(f"{p.name}={fname}")
             else:
                 return None
         env.label = ", ".join(parts)
         return env
 
-    def _text_env(self, kernel: Function, args: list[str]) -> Env | None:
+    def text_env(self, kernel: Function, args: list[str]) -> Env | None:
         if len(args) != len(kernel.template_params):
             return None
         env = Env()
@@ -716,10 +732,15 @@ class Walker:
                 parts.append(f"{p.name}={spelled}")
             else:
                 v = self.eval_text(text)
-                if v is None:
+                if v is not None:
+                    env.values[p.name] = v
+                    parts.append(f"{p.name}={v}")
+                    continue
+                fname = self.function_argument(text, Env())  # ``k<rows16>``
+                if fname is None:
                     return None
-                env.values[p.name] = v
-                parts.append(f"{p.name}={v}")
+                env.functions[p.name] = fname
+                parts.append(f"{p.name}={fname}")
         env.label = ", ".join(parts)
         return env
 
@@ -740,15 +761,15 @@ class Walker:
             for _ in range(4):  # macros naming macros
                 for name, value in macros.items():
                     if name not in table:
-                        r = cexpr.evaluate_typed(value, table, self._macro_types)
+                        r = cexpr.evaluate_typed(value, table, self.macro_types)
                         if r is not None:
-                            table[name], self._macro_types[name] = r
+                            table[name], self.macro_types[name] = r
         return self._named_consts
 
     def eval_text(self, text: str) -> int | None:
         """The value of the C constant expression ``text`` (a template or
         ``__launch_bounds__`` argument) with the file's constants and macros."""
-        return cexpr.evaluate(text, self.named_consts(), self._macro_types)
+        return cexpr.evaluate(text, self.named_consts(), self.macro_types)
 
     def type_size(self, text: str) -> int | None:
         spelled = " ".join(text.replace("const", " ").split())
@@ -792,13 +813,13 @@ class Walker:
             # an explicit specialization for exactly these arguments, else the primary
             # template's member where it does not depend on the arguments
             special = c.kind in (K.STRUCT_DECL, K.CLASS_DECL) \
-                and "".join(c.type.spelling.split()) == owner
+                and "".join(ty.spelling(c.type).split()) == owner
             if not special and not (c.kind == K.CLASS_TEMPLATE and c.spelling == name):
                 continue
             for ch in c.get_children():
                 if ch.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL) and ch.spelling == m.group(2):
                     t = ch.underlying_typedef_type if ch.kind == K.TYPEDEF_DECL \
-                        else ch.type.get_canonical()
+                        else ty.canonical(ch.type)
                     if special:
                         return t
                     if type_size(t) > 0:
@@ -807,7 +828,7 @@ class Walker:
 
     # kernels
 
-    def _kernel_record(self, fn: Function) -> Kernel:
+    def kernel_record(self, fn: Function) -> Kernel:
         c = fn.node.cursor
         loc = c.location
         span = Span(self.source_file(loc).path, loc.line, loc.column, loc.line,
@@ -853,7 +874,7 @@ class _Scanner:
             if not children:
                 return
             base = strip(children[0])
-            if base.ckind == TK.POINTER.value:
+            if ty.is_pointer_kind(base.ckind):
                 return  # a write through a pointer leaves the pointer as it is
             t = base
         if t.kind != N.DECL_REF:
@@ -927,7 +948,7 @@ class _Scanner:
                 self.fn.arrays[key_of(c.cursor)] = a
             return
         init = None
-        if TK.from_id(c.ckind) not in ARRAY_TYPES:
+        if not ty.is_array_kind(c.ckind):
             exprs = [ch for ch in children if ch.is_expr]
             init = exprs[-1] if exprs else None
         self.fn.vars[key_of(c.cursor)] = Var(c.spelling, init, loop_var=loop_var)
