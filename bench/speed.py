@@ -341,13 +341,9 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         check_paths([str(files[0])], options)  # warms libclang's Index and lazy imports
         extra["inprocess_first_call_s"] = time.perf_counter() - t0
 
-        from cudalint.model import proof
-
         def inprocess_once() -> float:
-            # identical inputs give the identical proof: forget the previous repeat's
-            proofs = getattr(proof, "_PROOFS", None)
-            if isinstance(proofs, dict):
-                proofs.clear()
+            # each file's analysis is a run of its own (cudalint.model.caches.RunCaches):
+            # no proof of the previous repeat is reused
             total = 0.0
             for i, f in enumerate(files):
                 t = time.perf_counter()

@@ -383,10 +383,14 @@ def _analyze_unit(
         return
     report.unit = unit
     from cudalint.model.analyze import analyze
+    from cudalint.model.caches import RunCaches
 
-    report.results = list(analyze(unit, options))
+    # the file's analysis run: its proofs (and the fixes' re-checks) share one set of
+    # caches, freed with it
+    run = RunCaches()
+    report.results = list(analyze(unit, options, run))
     ctx = FileContext(path=report.path, unit=unit, results=report.results, options=options,
-                      source=report.source)
+                      source=report.source, run=run)
     report.diagnostics = sorted(run_rules(ctx, selection), key=diagnostic_sort_key)
     missed = sum(1 for r in report.results if r.reason == NOT_ANALYZED)
     if missed:

@@ -325,7 +325,9 @@ class FakePipeline:
         self._results[path] = results
         return unit
 
-    def analyze(self, tu: TranslationUnit, options: Options) -> list[AccessResult]:
+    def analyze(
+        self, tu: TranslationUnit, options: Options, run: object = None
+    ) -> list[AccessResult]:
         return self._results.get(tu.file, [])
 
 

@@ -28,6 +28,7 @@ from cudalint.ir import (
 )
 from cudalint.model import proof
 from cudalint.model.arch import parse_arch
+from cudalint.model.caches import RunCaches
 from cudalint.model.evaluate import EvalError, _closure_function, compile_expr, compile_warp
 from cudalint.model.warps import Warp
 
@@ -239,9 +240,11 @@ def test_memo_of_subscripts_gives_the_plain_proofs() -> None:
             )
             for base in (None, 0, 96):
                 plain = proof._prove(access, array, shape, arch, 4, base)
-                with proof.reusing(memo):
-                    reused = proof._prove(access, array, shape, arch, 4, base)
-                    again = proof._prove(access, array, shape, arch, 4, base)
+                run = RunCaches()
+                with run.reusing(memo):
+                    reused = proof._prove(access, array, shape, arch, 4, base, run)
+                    again = proof._prove(access, array, shape, arch, 4, base, run)
+                assert run.memo is None  # only while reusing
                 assert reused == plain, (offset, guard, base, shape)
                 assert again == plain
                 compared += 1
@@ -277,6 +280,7 @@ def test_sampled_cases_are_shared_between_accesses_with_the_same_offset(
 
     def prove_all() -> list[object]:
         out = []
+        run = RunCaches()  # one analysis run: its sampled cases are shared
         for name, off, base in runs:
             array = SharedArray(
                 key=f"k::{name}",
@@ -295,7 +299,7 @@ def test_sampled_cases_are_shared_between_accesses_with_the_same_offset(
                 offset=off,
                 span=Span("f.cu", 2, 1, 2, 9),
             )
-            out.append(proof._prove(access, array, shape, arch, 4, base))
+            out.append(proof._prove(access, array, shape, arch, 4, base, run))
         return out
 
     built = 0
@@ -306,7 +310,6 @@ def test_sampled_cases_are_shared_between_accesses_with_the_same_offset(
         built += 1
         return real(*args)
 
-    proof._memo_local.sampled = []
     monkeypatch.setattr(proof, "_build_cases", counting)
     shared = prove_all()
     assert all(r.reason and "not a proof" in r.reason for r in shared)  # the sampled path

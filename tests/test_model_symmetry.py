@@ -39,6 +39,7 @@ from cudalint.ir import (
 )
 from cudalint.model import proof, stride_loops
 from cudalint.model.arch import parse_arch
+from cudalint.model.caches import RunCaches
 from cudalint.model.evaluate import EVAL_ERRORS, compile_expr, interval
 from cudalint.model.warps import known_shape_warps
 
@@ -144,6 +145,7 @@ def _prove_all(
     shapes: list[proof.Shape] | None = None,
 ) -> list[object]:
     out: list[object] = []
+    run = RunCaches()  # one analysis run: the sampled cases are shared between proofs
     bases, archs = grid
     cases = itertools.product(_offsets(), shapes or _SHAPES, bases, archs)  # type: ignore[call-overload]
     for (name, offset, guard), shape, base, (arch_name, mode, width) in cases:
@@ -152,10 +154,10 @@ def _prove_all(
         arch = parse_arch(arch_name)
         access = _access(offset, guard, width)
         if memo is None:
-            r = proof._prove(access, _array(), shape, arch, mode, base)
+            r = proof._prove(access, _array(), shape, arch, mode, base, run)
         else:
-            with proof.reusing(memo):
-                r = proof._prove(access, _array(), shape, arch, mode, base)
+            with run.reusing(memo):
+                r = proof._prove(access, _array(), shape, arch, mode, base, run)
         out.append((name, shape, base, arch_name, mode, width, r))
     return out
 
@@ -165,7 +167,6 @@ def _compare(
     grid: tuple[object, ...],
     shapes: list[proof.Shape] | None = None,
 ) -> list[object]:
-    proof._memo_local.sampled = []
     taken = {"affine": 0, "left out": 0}
     real_affine, real_left_out = proof._affine_cases, proof._repeats_left_out
 
@@ -188,7 +189,6 @@ def _compare(
     memo = proof.CaseMemo()
     first = _prove_all(memo, grid, shapes)
     again = _prove_all(memo, grid, shapes)
-    proof._memo_local.sampled = []
     with monkeypatch.context() as m:
         _plain(m)
         plain = _prove_all(grid=grid, shapes=shapes)
@@ -299,8 +299,10 @@ def test_stride_loop_exits_are_the_per_lane_loop() -> None:
         for shape in ((64, 1, 1), (32, 4, 1), (48, 2, 1), (256, 1, 1)):
             warps = known_shape_warps(shape)
             want = reference(conj, warps)
-            assert stride_loops._exits(conj, k, warps) == want
-            assert stride_loops._exits(conj, k, list(warps)) == want  # remembered
+            run = RunCaches()
+            assert stride_loops._exits(run, conj, k, warps) == want
+            assert stride_loops._exits(run, conj, k, list(warps)) == want  # remembered
+            assert len(run.exits) == 1
 
 
 def test_in_bounds_costs_each_window_once_with_the_same_answer() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from cudalint.diagnostics import Fix
 from cudalint.fixes.kepler import eight_byte_mode_fix
@@ -22,6 +23,9 @@ from cudalint.fixes.recheck import Rechecker
 from cudalint.ir import TranslationUnit
 from cudalint.model.results import AccessResult
 from cudalint.options import Options
+
+if TYPE_CHECKING:
+    from cudalint.model.caches import RunCaches
 
 __all__ = ["FixPlanner", "options_from_results", "planner_for"]
 
@@ -46,10 +50,12 @@ class FixPlanner:
     results: Sequence[AccessResult]
     options: Options
     source: bytes | None
+    #: The file's analysis run (its proofs are reused); None: one of the planner's own.
+    run: RunCaches | None = None
 
     def __post_init__(self) -> None:
         self._layout: LayoutPlanner | None = None
-        self._rechecker = Rechecker(self.unit, self.options)
+        self._rechecker = Rechecker(self.unit, self.options, self.run)
         if self.source is not None:
             self._layout = LayoutPlanner(
                 self.path, self.unit, self.options, self.source, self._rechecker,
@@ -105,13 +111,13 @@ _LAST: list[tuple[object, FixPlanner]] = []
 
 def planner_for(ctx: object, path: str, unit: TranslationUnit,
                 results: Sequence[AccessResult], options: Options | None,
-                source: bytes | None) -> FixPlanner:
+                source: bytes | None, run: RunCaches | None = None) -> FixPlanner:
     """One planner per file context (rules of one file share it)."""
     for owner, planner in _LAST:
         if owner is ctx:
             return planner
     planner = FixPlanner(path, unit, results,
                          options if options is not None else options_from_results(results),
-                         source)
+                         source, run)
     _LAST[:] = [(ctx, planner)]
     return planner

@@ -15,9 +15,10 @@ from dataclasses import dataclass, replace
 
 from cudalint.ir import LONG, Access, Binary, Const, Expr, SharedArray, TranslationUnit
 from cudalint.model.analyze import analyze
+from cudalint.model.caches import RunCaches
 from cudalint.model.evaluate import EVAL_ERRORS, EvalError, compile_expr, free_symbols
 from cudalint.model.placement import static_layout
-from cudalint.model.proof import CaseMemo, reusing
+from cudalint.model.proof import CaseMemo
 from cudalint.model.results import AccessResult
 from cudalint.options import Options
 
@@ -142,18 +143,22 @@ def _subunit(unit: TranslationUnit, kernels: set[str], arrays: tuple[SharedArray
 class Rechecker:
     """Re-analysis of one unit under candidate layouts, with the baseline cached."""
 
-    def __init__(self, unit: TranslationUnit, options: Options) -> None:
+    def __init__(self, unit: TranslationUnit, options: Options,
+                 run: RunCaches | None = None) -> None:
         self.unit = unit
         self.options = options
         self._baseline: dict[frozenset[str], list[AccessResult]] = {}
         #: Subscript values per warp, shared by the candidates (proof.CaseMemo).
         self._memo = CaseMemo()
+        #: The caches of the analysis run (the file's, when given): the baseline and every
+        #: candidate reuse the proofs of accesses that a candidate does not change.
+        self._run = run if run is not None else RunCaches()
 
     def baseline(self, kernels: set[str]) -> list[AccessResult]:
         key = frozenset(kernels)
         if key not in self._baseline:
             sub = _subunit(self.unit, kernels, self.unit.arrays, self.unit.accesses)
-            self._baseline[key] = analyze(sub, self.options)
+            self._baseline[key] = analyze(sub, self.options, self._run)
         return self._baseline[key]
 
     def check(self, array: SharedArray, new_array: SharedArray,
@@ -183,8 +188,8 @@ class Rechecker:
             accesses.append(acc)
         arrays = tuple(new_array if a.key == array.key else a for a in self.unit.arrays)
         sub = _subunit(self.unit, kernels, arrays, tuple(accesses))
-        with reusing(self._memo):
-            after = analyze(sub, self.options)
+        with self._run.reusing(self._memo):
+            after = analyze(sub, self.options, self._run)
         before = self.baseline(kernels)
         if len(after) != len(before):  # pragma: no cover - same accesses, same modes
             return None

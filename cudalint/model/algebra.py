@@ -24,6 +24,8 @@ from cudalint.model.poly import uniform_split
 if TYPE_CHECKING:
     import sympy as sp
 
+#: sympy's function symbols by name (one per operator of _OP_NAMES: bounded). Process-wide
+#: like the lru_caches below, whose sympy results hold them.
 _FUNCS: dict[str, type[sp.Function]] = {}
 
 
@@ -86,6 +88,10 @@ def to_sympy(expr: Expr) -> sp.Expr:
     return _func(_OP_NAMES[expr.op])(a, b)
 
 
+#: The number in each opaque value's sympy symbol (equal Opaques, equal numbers). It
+#: stays process-wide, never cleared: the lru_caches below keep results computed with
+#: these numbers, and a number given again to another value would merge two unknowns.
+#: (It grows by one entry per distinct opaque value a process sees.)
 _OPAQUE_IDS: dict[Opaque, int] = {}
 
 

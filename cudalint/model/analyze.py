@@ -3,7 +3,9 @@ block shapes and bank modes (nvcc's merged and loop-unrolled instructions costed
 the static layout of each kernel's arrays), one result per access x bank mode.
 
 A long-lived process (the language server's worker) installs a cache of the analyses of
-unchanged kernels with :func:`use_analysis_cache` (cudalint.model.slices)."""
+unchanged kernels with :func:`use_analysis_cache` (cudalint.model.slices). The proofs'
+own caches belong to the analysis run (:class:`~cudalint.model.caches.RunCaches`), which
+the caller starts (one per file) and passes in."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from cudalint.budget import check as check_budget
 from cudalint.ir import Access, TranslationUnit
 from cudalint.model import proof
 from cudalint.model.arch import Arch, parse_arch
+from cudalint.model.caches import RunCaches
 from cudalint.model.merge import Instructions, merges
 from cudalint.model.placement import static_layout
 from cudalint.model.proof import NOT_EXECUTED
@@ -52,7 +55,8 @@ def _not_analyzed(access: Access, shape: Shape, arch: Arch, bank_mode: int) -> A
 #: Installed by a long-lived process (the language server's worker) with
 #: :func:`use_analysis_cache`: analyses of kernels whose inputs did not change are reused
 #: (cudalint.model.slices); the results are the same.
-_analysis_cache: Callable[[TranslationUnit, Options], list[AccessResult]] | None = None
+_analysis_cache: Callable[[TranslationUnit, Options, RunCaches | None],
+                          list[AccessResult]] | None = None
 
 
 def use_analysis_cache(on: bool = True) -> None:
@@ -64,15 +68,23 @@ def use_analysis_cache(on: bool = True) -> None:
     _analysis_cache = AnalysisCache(_analyze) if on else None
 
 
-def analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
-    """One result per access x bank mode, in source order."""
+def analyze(tu: TranslationUnit, options: Options, run: RunCaches | None = None
+            ) -> list[AccessResult]:
+    """One result per access x bank mode, in source order.
+
+    ``run``: the caches of the analysis run this is part of (a file's analysis, a fix
+    re-check's candidates), shared by its proofs; None: a run of its own. The results do
+    not depend on it."""
     cache = _analysis_cache
     if cache is not None:
-        return cache(tu, options)
-    return _analyze(tu, options)
+        return cache(tu, options, run)
+    return _analyze(tu, options, run)
 
 
-def _analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
+def _analyze(tu: TranslationUnit, options: Options, run: RunCaches | None = None
+             ) -> list[AccessResult]:
+    if run is None:
+        run = RunCaches()
     arch = parse_arch(options.arch)
     kernels = {k.name: k for k in tu.kernels}
     arrays = {a.key: a for a in tu.arrays}
@@ -116,7 +128,7 @@ def _analyze(tu: TranslationUnit, options: Options) -> list[AccessResult]:
                         try:
                             check_budget()
                             r = proof.prove(target, arrays.get(target.array), shape, arch,
-                                            mode, base)
+                                            mode, base, run)
                         except BudgetExceeded:  # the file's time is up: say so, go on
                             r = _not_analyzed(target, shape, arch, mode)
                         combined = r if combined is None else _worse(combined, r)

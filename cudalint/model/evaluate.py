@@ -367,7 +367,8 @@ class _LiftingCompiler(_Compiler):
         return super().emit(e)
 
 
-#: Compiled per-warp functions by their source (constants lifted out).
+#: Compiled per-warp functions by their source (constants lifted out). Process-wide,
+#: not per analysis run: a pure function of the source text, bounded below.
 _WARP_CODE: dict[str, Callable[..., list[int | None]]] = {}
 
 

@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import itertools
 import re
-import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -53,6 +51,7 @@ from cudalint.ir import (
 )
 from cudalint.model.arch import Arch
 from cudalint.model.banks import AtomicForm, period, warp_cost
+from cudalint.model.caches import RunCaches
 from cudalint.model.evaluate import (
     EVAL_ERRORS,
     EvalError,
@@ -620,7 +619,7 @@ class CaseMemo:
     constants that combine its subscripts (``(i * (32 + pad) + j) * 4``), and a layout
     change moves the other arrays' accesses without changing their offsets at all; each
     candidate is re-proved over every warp of the block shapes. With a memo active
-    (:func:`reusing`), :func:`_build_cases` evaluates each subscript once per set of
+    (:meth:`RunCaches.reusing`), :func:`_build_cases` evaluates each subscript once per set of
     warps, loop values and uniform values, and each candidate only recombines them: the
     same addresses, since the offset is that combination (the same operations on the
     same values). Anything that raises is left to the plain evaluation.
@@ -653,20 +652,6 @@ class _Frame:
     groups: dict[tuple[tuple[Expr, ...], int], _Groups] = field(default_factory=dict)
 
 
-_memo_local = threading.local()
-
-
-@contextmanager
-def reusing(memo: CaseMemo) -> Iterator[None]:
-    """Let :func:`_build_cases` on this thread reuse subscript values kept in ``memo``."""
-    previous = getattr(_memo_local, "memo", None)
-    _memo_local.memo = memo
-    try:
-        yield
-    finally:
-        _memo_local.memo = previous
-
-
 def _subscript_skeleton(offset: Expr) -> tuple[Expr, list[Expr]]:
     """``offset`` with its subscripts replaced by symbols ``_leaf0``, ``_leaf1``, ...
     (in evaluation order), and the subscripts: the ``((i0 * D1 + i1) * D2 + i2) * E + o``
@@ -695,6 +680,8 @@ def _subscript_skeleton(offset: Expr) -> tuple[Expr, list[Expr]]:
     return rows(e), leaves
 
 
+#: Compiled combinations by their source. Process-wide, not per run: a pure function of
+#: the source text (the same text compiles to the same function), bounded below.
 _PLAIN_CODE: dict[str, Callable[..., list[int | None]]] = {}
 
 
@@ -756,7 +743,7 @@ def _plain_combination(
 
 
 def _memo_cases(
-    memo: CaseMemo, offset: Expr, guard: Expr | None, warps: list[Warp],
+    run: RunCaches, memo: CaseMemo, offset: Expr, guard: Expr | None, warps: list[Warp],
     loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
     free: tuple[str, ...], values: tuple[int, ...], p: int | None = None,
 ) -> list[_Case] | None:
@@ -778,7 +765,7 @@ def _memo_cases(
         # the first time: one layout may be all that is tried (evaluating every
         # subscript pays off from the second), so without the memo where it can
         memo.visited.add(key)
-        affine = _affine_cases(offset, guard, warps, loops, sequences, free, values, p)
+        affine = _affine_cases(run, offset, guard, warps, loops, sequences, free, values, p)
         if affine is not None:
             return affine
     if frame is None:
@@ -803,7 +790,7 @@ def _memo_cases(
         col = frame.columns.get(leaf)
         if col is None:
             if env is None:
-                env = _ranges(warps, loops, sequences, free, values)
+                env = _ranges(run, warps, loops, sequences, free, values)
             unwrapped = interval(leaf, env) is not None and (
                 guard is None or interval(guard, env) is not None)
             fn = compile_warp(leaf, guard, params, len(LANE_PARAMS), unwrapped)
@@ -1056,12 +1043,12 @@ def _consecutive(warps: list[Warp]) -> bool:
     return True
 
 
-def _ranges(warps: list[Warp], loops: tuple[str, ...],
+def _ranges(run: RunCaches, warps: list[Warp], loops: tuple[str, ...],
             sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
             values: tuple[int, ...]) -> dict[str, tuple[int, int]]:
     """The least and greatest value of each symbol over the lanes of ``warps``, the loop
     values and the uniform values (for :func:`~cudalint.model.evaluate.interval`)."""
-    env = dict(_lane_ranges(warps))
+    env = dict(_lane_ranges(run, warps))
     for n in loops:
         seen = [v for seq in sequences[n].values() for v in seq]
         if seen:
@@ -1071,27 +1058,24 @@ def _ranges(warps: list[Warp], loops: tuple[str, ...],
     return env
 
 
-def _lane_ranges(warps: list[Warp]) -> dict[str, tuple[int, int]]:
+def _lane_ranges(run: RunCaches, warps: list[Warp]) -> dict[str, tuple[int, int]]:
     """Per thread and shape value, its least and greatest value over the lanes of
-    ``warps`` (remembered for the last few lists of warps of this thread)."""
-    kept: list[tuple[list[Warp], dict[str, tuple[int, int]]]] | None = getattr(
-        _memo_local, "lane_ranges", None)
-    if kept is None:
-        kept = _memo_local.lane_ranges = []
+    ``warps`` (remembered for the last few lists of warps of the run)."""
+    kept = run.lane_ranges
     for ws, got in kept:
         if len(ws) == len(warps) and all(a is b for a, b in zip(ws, warps, strict=True)):
             return got
     lanes = [ln for w in warps for ln in w.lanes if ln is not None]
     out = {name: (min(ln[i] for ln in lanes), max(ln[i] for ln in lanes))
            for i, name in enumerate(LANE_PARAMS)} if lanes else {}
-    if len(kept) >= 8:
+    if len(kept) >= run.LANE_RANGES_KEPT:
         del kept[0]
     kept.append((list(warps), out))
     return out
 
 
 def _affine_cases(
-    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    run: RunCaches, offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
     sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
     values: tuple[int, ...], p: int | None,
 ) -> _CaseList | None:
@@ -1123,7 +1107,7 @@ def _affine_cases(
             return None
     if not _tx_affine(offset):
         return None
-    env = _ranges(warps, loops, sequences, free, values)
+    env = _ranges(run, warps, loops, sequences, free, values)
     reading = [offset] + [x for c in compares if c is not None for x in c[:2]]
     if any(interval(x, env) is None for x in reading):
         return None
@@ -1181,25 +1165,27 @@ def _affine_cases(
 
 
 def _build_cases(
-    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
-    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
-    values: tuple[int, ...], p: int | None = None,
+    run: RunCaches, offset: Expr, guard: Expr | None, warps: list[Warp],
+    loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
+    free: tuple[str, ...], values: tuple[int, ...], p: int | None = None,
 ) -> list[_Case]:
     """The cases of every slot (warp and loop values) where some lane is active, in slot
     order. With the bank period ``p`` (callers that read :class:`_CaseList`), a case that
-    repeats an earlier one's pattern may be left out."""
-    memo: CaseMemo | None = getattr(_memo_local, "memo", None)
+    repeats an earlier one's pattern may be left out. ``run``: the analysis run's caches
+    (its fix re-check memo, when one is active)."""
+    memo = run.memo
     if memo is not None:
         try:
-            reused = _memo_cases(memo, offset, guard, warps, loops, sequences, free, values,
-                                 p)
+            reused = _memo_cases(run, memo, offset, guard, warps, loops, sequences, free,
+                                 values, p)
         except RecursionError:  # an offset too deep to hash: evaluate it plainly
             reused = None
         if reused is not None:
             return reused
     else:
         try:
-            affine = _affine_cases(offset, guard, warps, loops, sequences, free, values, p)
+            affine = _affine_cases(run, offset, guard, warps, loops, sequences, free, values,
+                                   p)
         except RecursionError:  # too deep to analyse: evaluate it plainly
             affine = None
         if affine is not None:
@@ -1208,7 +1194,7 @@ def _build_cases(
     # The offset (and guard) compiled to one function per warp: the same values and
     # errors as compile_expr's per-lane functions, one call per warp (None: too deep);
     # with plain integer arithmetic where no operation can wrap for these values.
-    env = _ranges(warps, loops, sequences, free, values)
+    env = _ranges(run, warps, loops, sequences, free, values)
     plain = interval(offset, env) is not None and (
         guard is None or interval(guard, env) is not None)
     per_warp = compile_warp(offset, guard, params, len(LANE_PARAMS), plain)
@@ -1405,16 +1391,17 @@ def _worst_over_shifts(
 
 
 def _base_values(
-    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
-    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    run: RunCaches, offset: Expr, guard: Expr | None, warps: list[Warp],
+    loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
+    free: tuple[str, ...],
     p: int | None = None,
 ) -> tuple[tuple[int, ...], list[_Case]]:
     last: Exception | None = None
     for v in _BASE_VALUES:
         values = tuple(v for _ in free)
         try:
-            return values, _build_cases(offset, guard, warps, loops, sequences, free, values,
-                                        p)
+            return values, _build_cases(run, offset, guard, warps, loops, sequences, free,
+                                        values, p)
         except EVAL_ERRORS as e:
             last = e
     raise EvalError(str(last) if last is not None else "no value")
@@ -1650,8 +1637,9 @@ def _closeness(arch: Arch) -> int:
 
 
 def _linear_cases(
-    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
-    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    run: RunCaches, offset: Expr, guard: Expr | None, warps: list[Warp],
+    loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
+    free: tuple[str, ...],
     s_index: int,
 ) -> tuple[tuple[int, ...], list[_Case], list[list[int]]]:
     """Cases at S = 0 and the per-lane coefficient of S (offset = a0 + S * g)."""
@@ -1661,11 +1649,14 @@ def _linear_cases(
         vals = [v for _ in free]
         try:
             vals[s_index] = 0
-            c0 = _build_cases(offset, guard, warps, loops, sequences, free, tuple(vals))
+            c0 = _build_cases(run, offset, guard, warps, loops, sequences, free,
+                              tuple(vals))
             vals[s_index] = 1
-            c1 = _build_cases(offset, guard, warps, loops, sequences, free, tuple(vals))
+            c1 = _build_cases(run, offset, guard, warps, loops, sequences, free,
+                              tuple(vals))
             vals[s_index] = 3
-            c3 = _build_cases(offset, guard, warps, loops, sequences, free, tuple(vals))
+            c3 = _build_cases(run, offset, guard, warps, loops, sequences, free,
+                              tuple(vals))
             vals[s_index] = 0
             base_vals = tuple(vals)
             break
@@ -1720,13 +1711,6 @@ def _residue_condition(name: str, worst_set: set[int], modulus: int) -> str:
 # --- the proof ------------------------------------------------------------------------------
 
 
-#: Results of ``prove`` by its arguments: fixes re-check every access of a kernel for
-#: each candidate layout, and most of those accesses (the other arrays, the unchanged
-#: baseline) come back with the same arguments. Cleared when it grows past the limit.
-_PROOFS: dict[tuple[object, ...], AccessResult] = {}
-_MAX_PROOFS = 8192
-
-
 def prove(
     access: Access,
     array: SharedArray | None,
@@ -1734,24 +1718,30 @@ def prove(
     arch: Arch,
     bank_mode: int,
     base: int | None = None,
+    run: RunCaches | None = None,
 ) -> AccessResult:
     """The result of one access under one block shape and bank mode.
 
     ``base`` is the array's byte offset in the shared window when the layout is known;
     otherwise every base the array's alignment allows is considered. A pure function
-    of its arguments: a repeated call returns the remembered result.
+    of its arguments: a repeated call in the same ``run`` (the analysis run's caches,
+    :class:`~cudalint.model.caches.RunCaches`; None: a run of its own) returns the
+    remembered result.
     """
+    if run is None:
+        run = RunCaches()
+    proofs = run.proofs
     key = (access, array, shape, arch, bank_mode, base)
     try:
-        hit = _PROOFS.get(key)
+        hit = proofs.get(key)
     except RecursionError:  # an offset too deep to hash: prove it uncached
-        return _prove(access, array, shape, arch, bank_mode, base)
+        return _prove(access, array, shape, arch, bank_mode, base, run)
     if hit is not None:
         return hit if hit.access is access else replace(hit, access=access)
-    r = _prove(access, array, shape, arch, bank_mode, base)
-    if len(_PROOFS) >= _MAX_PROOFS:
-        _PROOFS.clear()
-    _PROOFS[key] = r
+    r = _prove(access, array, shape, arch, bank_mode, base, run)
+    if len(proofs) >= run.MAX_PROOFS:
+        proofs.clear()
+    proofs[key] = r
     return r
 
 
@@ -1762,78 +1752,172 @@ def _prove(
     arch: Arch,
     bank_mode: int,
     base: int | None = None,
+    run: RunCaches | None = None,
 ) -> AccessResult:
+    """:func:`prove` without the run's memo of results, in steps over one :class:`_Proof`:
+    what needs no lanes (:func:`_without_lanes`), the offset and guard as evaluated
+    (:func:`_abstract`), the warps (:func:`_enumerate_warps`) and loop values
+    (:func:`_enumerate_loops`), then the proof: over the shifts of the bank period when
+    the uniform values shift the whole warp (:func:`_prove_separable`), else exact over
+    one linear uniform symbol (:func:`_prove_linear`), else sampled (:func:`_sampled`)."""
+    proof = _Proof(access, array, shape, arch, bank_mode, base,
+                   run if run is not None else RunCaches())
+    done = _without_lanes(proof)
+    if done is None:
+        done = _abstract(proof)
+    if done is not None:
+        return done
+    _enumerate_warps(proof)
+    _enumerate_loops(proof)
+    p = period(arch, bank_mode, access.width)
+    proof.align = alignment(array, access.width)
+    try:
+        sp = _separation(proof)
+        if sp.separable:
+            return _prove_separable(proof, sp, p)
+        from cudalint.model.algebra import linear_in  # imported by _separation already
 
+        if len(sp.entangled) == 1 and linear_in(proof.offset, sp.entangled[0]):
+            try:
+                return _prove_linear(proof, sp.entangled[0])
+            except _NotLinear:
+                pass
+        return _sampled(proof, sp.entangled)
+    except EVAL_ERRORS as e:
+        return proof.result("unknown", None, f"the index is undefined: {e}")
+    except _TooComplex as e:
+        return proof.result("unknown", None, f"too complex: {e}")
+
+
+@dataclass(eq=False)
+class _Proof:
+    """One access's proof under one block shape and bank mode (:func:`_prove`): its
+    inputs, what the steps work out (the offset and guard as evaluated, the enumerated
+    warps and loop values, the symbols left free), the notes they collect, and
+    :meth:`result`, which makes a result with those notes (the last-resort proofs
+    ``_prove_linear`` and ``_sampled`` share it)."""
+
+    access: Access
+    array: SharedArray | None
+    shape: Shape
+    arch: Arch
+    bank_mode: int
+    #: The array's byte offset in the shared window (None: every aligned base).
+    base: int | None
+    #: The analysis run's caches.
+    run: RunCaches
+    #: The offset and guard as evaluated: opaque values as symbols, a known block shape
+    #: substituted, conjuncts no lane can evaluate left out, stride-loop bounds
+    #: enumerated or widened (:func:`_abstract`, :func:`_enumerate_loops`).
+    offset: Expr = field(init=False)
+    guard: Expr | None = field(init=False)
+    #: The warps costed (:func:`_enumerate_warps`).
+    warps: list[Warp] = field(default_factory=list)
+    #: Under the assumed shape: the thread and shape values the warps enumerate.
+    needed: set[str] = field(default_factory=set)
+    #: Every symbol the offset and guard read before the loops are enumerated.
+    all_syms: set[Sym] = field(default_factory=set)
+    #: Per enumerated loop variable, per block shape, its values; their names, sorted.
+    sequences: dict[str, dict[tuple[int, ...], list[int]]] = field(default_factory=dict)
+    loops: tuple[str, ...] = ()
+    #: The uniform symbols left free, and the symbols enumerated (lanes and loops).
+    free: tuple[str, ...] = ()
+    enumerated: frozenset[str] = frozenset()
+    align: int = 1
+    #: Costs by the pattern of lane addresses (:func:`_cost_at`).
+    cache: dict[tuple[object, ...], Cost | None] = field(default_factory=dict)
+    #: Why conjuncts of the guard were left out (each widens the active lanes), and the
+    #: note that says so.
+    guard_causes: list[str] = field(default_factory=list)
+    guard_note: str | None = None
+    #: Notes :meth:`result` adds: only some warps of the assumed shapes were costed; a
+    #: stride loop's bound was widened to its first iteration (a cause or a condition).
     shape_note: str | None = None
     widened_note: str | None = None
     widened_as: ReasonKind = "cause"
     #: The array's size where it bounds the lanes costed together (_in_bounds); only
     #: where the uniform values shift the whole warp (the separable case).
-    in_bounds = [0]
+    in_bounds: int = 0
+
+    def __post_init__(self) -> None:
+        self.offset = self.access.offset
+        self.guard = self.access.guard
 
     def result(
-        status: Status, cost: Cost | None, reason: str | None,
+        self, status: Status, cost: Cost | None, reason: str | None,
         outcome: _Outcome | None = None, formula: str | None = None,
         kind: ReasonKind = "cause",
     ) -> AccessResult:
         """The result; ``kind`` says whether ``reason`` is a condition or a cause."""
+        access, array, arch, bank_mode = self.access, self.array, self.arch, self.bank_mode
         case = outcome.case if outcome is not None else None
-        if widened_note is not None and status == "proved" and cost is not None \
+        if self.widened_note is not None and status == "proved" and cost is not None \
                 and cost.wavefronts > cost.ideal:
-            status, reason, kind = "worst-case", widened_note, widened_as
-        if shape_note is not None and status == "proved":
-            status, reason, kind = "worst-case", "worst over " + shape_note, "cause"
-        elif shape_note is not None and status == "worst-case":
-            reason = f"{reason}; over {shape_note}"
+            status, reason, kind = "worst-case", self.widened_note, self.widened_as
+        if self.shape_note is not None and status == "proved":
+            status, reason, kind = "worst-case", "worst over " + self.shape_note, "cause"
+        elif self.shape_note is not None and status == "worst-case":
+            reason = f"{reason}; over {self.shape_note}"
         lanes = outcome.lane_addresses() if outcome is not None else None
         if lanes is not None and cost is not None and _cas_loop(access, array):
             shared = _shared_word(lanes, access.width)
             if shared is not None:
                 # not measured: the loop's trip count depends on how the lanes retry
                 element = array.element_type if array is not None else "float"
-                return result("unknown", None, (
+                return self.result("unknown", None, (
                     f"{_atomic_base(access.atomic_op)} on {element} compiles to a load and "
                     f"compare-and-swap loop (ATOMS.CAST.SPIN), and {shared[1]} lanes update "
                     f"word {shared[0]}: how often they retry, and so the cost, depends on "
                     "contention (not measured)"))
-        if lanes is not None and in_bounds[0] and cost is not None \
+        if lanes is not None and self.in_bounds and cost is not None \
                 and cost.wavefronts > cost.ideal:
-            clamped = _in_bounds(lanes, access, arch, bank_mode, in_bounds[0])
+            clamped = _in_bounds(lanes, access, arch, bank_mode, self.in_bounds)
             if clamped is not None:  # the lanes that were costed (see _cost_at)
                 lanes = tuple(clamped[1])
         return AccessResult(
             access=access, arch=arch.name, bank_mode=bank_mode, status=status,
             wavefronts=cost.wavefronts if cost else None,
             ideal_wavefronts=cost.ideal if cost else None,
-            reason=reason, block_dim=shape.reported, block_dim_source=shape.source,
+            reason=reason, block_dim=self.shape.reported, block_dim_source=self.shape.source,
             conflict=cost.conflict if cost else None,
             warp=case.warp.index if case is not None else None,
             lane_addresses=lanes,
             ways_formula=formula, reason_kind=kind if reason is not None else None,
         )
 
+
+def _without_lanes(proof: _Proof) -> AccessResult | None:
+    """The result of an access that no shared instruction moves as modelled (an unknown
+    access, a wide atomic, an odd width) or whose cost needs no lanes (a warp-aggregated
+    atomic); None for every other access."""
+    access = proof.access
     if access.unknown_reason:
-        return result("unknown", None, access.unknown_reason)
+        return proof.result("unknown", None, access.unknown_reason)
     if access.kind == "atomic" and access.width > 4:
-        return result(
+        return proof.result(
             "unknown", None,
             f"{access.width * 8}-bit shared atomics compile to a compare-and-swap loop "
             "whose cost depends on contention",
         )
     if access.width not in (1, 2, 4, 8, 16):
-        return result("unknown", None, f"no shared instruction moves {access.width} bytes")
-    if _aggregated(access, array):
+        return proof.result("unknown", None,
+                            f"no shared instruction moves {access.width} bytes")
+    if _aggregated(access, proof.array):
         # nvcc reduces the warp's operands first; one lane then issues the atomic
-        return result("proved", Cost(1, 1), None)
+        return proof.result("proved", Cost(1, 1), None)
+    return None
+
+
+def _abstract(proof: _Proof) -> AccessResult | None:
+    """The offset and guard with their opaque values as uniform symbols and a known
+    block shape substituted; the result (unknown) when the offset reads an opaque value
+    that depends on the lane, None otherwise."""
     opaques: dict[Opaque, Sym] = {}
     try:
-        offset = _without_opaques(access.offset, opaques)
+        proof.offset = _without_opaques(proof.access.offset, opaques)
     except _LaneOpaque as e:
-        return result("unknown", None, f"the index depends on {_cause(e.opaque)}")
-    guard = access.guard
-    guard_note: str | None = None
-    #: Why conjuncts of the guard were left out (each widens the active lanes).
-    guard_causes: list[str] = []
+        return proof.result("unknown", None, f"the index depends on {_cause(e.opaque)}")
+    guard = proof.guard
     if guard is not None:
         # A conjunct that cudalint cannot evaluate per lane is left out, the others kept:
         # the lanes that pass them hold the lanes that pass the guard, and the cost never
@@ -1843,55 +1927,70 @@ def _prove(
             try:
                 kept.append(_without_opaques(part, opaques))
             except _LaneOpaque as e:
-                guard_causes.append(_cause(e.opaque))
-        guard = _conjoined(kept)
+                proof.guard_causes.append(_cause(e.opaque))
+        proof.guard = _conjoined(kept)
+    shape = proof.shape
     if shape.dims is not None or shape.fixed is not None:
         known = {n: v for n, v in zip(BLOCK_DIM, shape.reported or (), strict=True)
                  if v is not None}
-        offset = _substituted(offset, known)
-        guard = _substituted(guard, known) if guard is not None else None
+        proof.offset = _substituted(proof.offset, known)
+        proof.guard = _substituted(proof.guard, known) if proof.guard is not None else None
+    return None
 
-    needed: set[str] = set()
+
+def _enumerate_warps(proof: _Proof) -> None:
+    """The warps costed: every warp of a known shape; under the assumed shape, the warps
+    of every legal shape over the thread and shape values the offset and guard need
+    (the others are uniform within a warp, free symbols), at most _MAX_ASSUMED_WARPS of
+    them (a sample, with a note that says so)."""
+    shape, offset, guard = proof.shape, proof.offset, proof.guard
     if shape.dims is not None:
-        warps = known_shape_warps(shape.dims)
-    else:
-        needed = _assumed_shape_needs(offset, guard)
-        present = {s_.name for s_ in free_symbols(offset)}
-        if guard is not None:
-            present |= {s_.name for s_ in free_symbols(guard)}
-        demoted = {
-            n: Sym(n + "@warp", UINT) for n in present & ENUMERATED if n not in needed
-        }
-        if demoted:
-            # uniform within the warp under the assumption: a free uniform symbol
-            offset = _replace_syms(offset, demoted)
-            guard = _replace_syms(guard, demoted) if guard is not None else None
-        warps = list(_assumed_warps(frozenset(needed), shape.max_threads, shape.fixed))
-        if len(warps) > _MAX_ASSUMED_WARPS:
-            total = len(warps)
-            stride = -(-total // _MAX_ASSUMED_WARPS)
-            warps = warps[::stride]
-            shape_note = (
-                f"{len(warps)} of the {total} warps of block shapes with "
-                f"{_shape_family(shape.fixed)} (give the block shape to prove it)"
-            )
+        proof.warps = known_shape_warps(shape.dims)
+        return
+    needed = proof.needed = _assumed_shape_needs(offset, guard)
+    present = {s_.name for s_ in free_symbols(offset)}
+    if guard is not None:
+        present |= {s_.name for s_ in free_symbols(guard)}
+    demoted = {
+        n: Sym(n + "@warp", UINT) for n in present & ENUMERATED if n not in needed
+    }
+    if demoted:
+        # uniform within the warp under the assumption: a free uniform symbol
+        proof.offset = _replace_syms(offset, demoted)
+        proof.guard = _replace_syms(guard, demoted) if guard is not None else None
+    warps = list(_assumed_warps(frozenset(needed), shape.max_threads, shape.fixed))
+    if len(warps) > _MAX_ASSUMED_WARPS:
+        total = len(warps)
+        stride = -(-total // _MAX_ASSUMED_WARPS)
+        warps = warps[::stride]
+        proof.shape_note = (
+            f"{len(warps)} of the {total} warps of block shapes with "
+            f"{_shape_family(shape.fixed)} (give the block shape to prove it)"
+        )
+    proof.warps = warps
 
+
+def _enumerate_loops(proof: _Proof) -> None:
+    """The loop variables enumerated (their values per block shape), the guard's
+    conjuncts each lane can evaluate, and the symbols left free."""
+    offset, guard, warps = proof.offset, proof.guard, proof.warps
     all_syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
-    sequences = _evaluable_inductions(all_syms, warps, _reach_top(array))
+    proof.all_syms = all_syms
+    sequences = _evaluable_inductions(all_syms, warps, _reach_top(proof.array))
     if guard is not None:
         # a stride loop's bound masks lanes: enumerate its iterations, or widen the
         # bound to its first iteration (cudalint.model.stride_loops)
-        bounded = bound_counters(guard, warps, set(sequences))
+        bounded = bound_counters(guard, warps, set(sequences), proof.run)
         if bounded is not None:
             guard = bounded.guard
             sequences.update(bounded.sequences)
             if bounded.widened and bounded.partial:
-                widened_note = widened_reason(bounded.widened)
-                widened_as = widened_kind(bounded.widened)
+                proof.widened_note = widened_reason(bounded.widened)
+                proof.widened_as = widened_kind(bounded.widened)
     loops = tuple(sorted(sequences))
     if guard is not None:
         lane_names = ENUMERATED | set(loops)
-        kept = []
+        kept: list[Expr] = []
         unknown: set[str] = set()
         for part in _conjuncts(guard):
             pnames = {s.name for s in free_symbols(part)}
@@ -1903,129 +2002,109 @@ def _prove(
             kept.append(part)
         guard = _conjoined(kept)
         if unknown:
-            guard_causes.append(", ".join(sorted(_display(n) for n in unknown)))
-    if guard_causes:
-        guard_note = "the guard depends on " + ", ".join(dict.fromkeys(guard_causes))
+            proof.guard_causes.append(", ".join(sorted(_display(n) for n in unknown)))
+    if proof.guard_causes:
+        proof.guard_note = "the guard depends on " + ", ".join(
+            dict.fromkeys(proof.guard_causes))
     names = {s.name for s in free_symbols(offset)}
     if guard is not None:
         names |= {s.name for s in free_symbols(guard)}
-    free = tuple(sorted(names - ENUMERATED - set(loops)))
-    enumerated = (
-        frozenset(THREAD_IDX) if shape.dims is not None else ENUMERATED
+    proof.guard, proof.sequences, proof.loops = guard, sequences, loops
+    proof.free = tuple(sorted(names - ENUMERATED - set(loops)))
+    proof.enumerated = (
+        frozenset(THREAD_IDX) if proof.shape.dims is not None else ENUMERATED
     ) | frozenset(loops)
 
-    p = period(arch, bank_mode, access.width)
-    align = alignment(array, access.width)
-    cache: dict[tuple[object, ...], Cost | None] = {}
-    try:
-        if free:
-            # sympy is imported only when a uniform symbol needs the algebra.
-            from cudalint.model.algebra import linear_in, split
 
-            sp: Split | _Separable = split(offset, enumerated, frozenset(free))
-            if not sp.separable:
-                # ``((K + 31) / 32 + i) % STAGES * STRIDE + f(lane)``: a division or bit
-                # operation that reads only uniform values is one more uniform value.
-                lanes = enumerated - frozenset(loops)
-                abstracted = _uniform_terms_as_symbols(offset, lanes, frozenset(free))
-                if abstracted is not offset:
-                    names2 = {s.name for s in free_symbols(abstracted)}
-                    if guard is not None:
-                        names2 |= {s.name for s in free_symbols(guard)}
-                    free2 = tuple(sorted(names2 - ENUMERATED - set(loops)))
-                    sp2 = split(abstracted, enumerated, frozenset(free2))
-                    if sp2.separable:
-                        offset, free, sp = abstracted, free2, sp2
-        else:
-            sp = _NO_UNIFORMS
-        if sp.separable:
-            # The uniform values shift the whole warp: whatever they are, the lanes
-            # active together lie inside the array (_in_bounds). Not where they change
-            # the lane pattern: the searches below cost far-off representatives.
-            if array is not None and array.base_offset is None:
-                in_bounds[0] = array.size_bytes
-                cache = _Costs(in_bounds[0])
-            values, cases = _base_values(offset, guard, warps, loops, sequences, free, p)
-            if not cases:
-                return replace(result("unknown", None, NOT_EXECUTED), executed=False)
-            if base is None:
-                step = _gcd(sp.shift_step(p), align)
-                shifts: Iterable[int] = range(0, p, step)
-            else:
-                step = sp.shift_step(p)
-                shifts = sorted({(base + j) % p for j in range(0, p, step)})
-            outcomes = _worst_over_shifts(cases, shifts, access, arch, bank_mode, cache)
-            if not outcomes:
-                return result("unknown", None, "every lane's address is misaligned")
-            worst = max(outcomes.values(), key=lambda o: (o.cost.ways, o.cost.wavefronts))
-            distinct = {(o.cost.wavefronts, o.cost.ideal) for o in outcomes.values()}
-            if len(distinct) > 1:
-                coeffs = sp.coefficients if sp.uniform_symbols else ()
-                cond = _condition(worst.shift - (base or 0), coeffs, values, free, p, array)
-                return result("worst-case", worst.cost, cond, worst, kind="condition")
-            if shape.dims is None and shape_note is None:
-                by_shape = _assumed_shape_condition(
-                    cases, outcomes, warps, frozenset(needed), shape.max_threads, access, arch,
-                    bank_mode, cache, shape.fixed,
-                )
-                if by_shape is not None:
-                    return result("worst-case", worst.cost, by_shape[0], worst, by_shape[1],
-                                  kind="condition")
-            if loops:
-                per_iteration = _by_iteration(cases, worst.shift, access, arch, bank_mode, cache)
-                if len({(c.wavefronts, c.ideal) for c in per_iteration.values()}) > 1:
-                    at = max(per_iteration, key=lambda k: (per_iteration[k].ways,
-                                                           per_iteration[k].wavefronts))
-                    label = _loop_label(loops, at, _index_counters(all_syms, warps))
-                    # "in iteration 4 of the 'd' loop": where; "when s = 4": a condition
-                    in_iteration = label.startswith("iteration")
-                    label = ("in " if in_iteration else "when ") + label
-                    return result("worst-case", worst.cost, label, worst,
-                                  kind="cause" if in_iteration else "condition")
-            if guard_note is not None and worst.cost.wavefronts > worst.cost.ideal \
-                    and not access.collective:
-                # (a warp-collective op runs in every lane of the warp or in none)
-                return result("worst-case", worst.cost,
-                              f"if every lane passes the guard ({guard_note})", worst,
-                              kind="condition")
-            return result("proved", worst.cost, None, worst)
-        proof = _Proof(result, offset, guard, warps, loops, sequences, free, access, arch,
-                       bank_mode, base, align, cache)
-        if len(sp.entangled) == 1 and linear_in(offset, sp.entangled[0]):
-            try:
-                return _prove_linear(proof, sp.entangled[0])
-            except _NotLinear:
-                pass
-        return _sampled(proof, sp.entangled)
-    except EVAL_ERRORS as e:
-        return result("unknown", None, f"the index is undefined: {e}")
-    except _TooComplex as e:
-        return result("unknown", None, f"too complex: {e}")
+def _separation(proof: _Proof) -> Split | _Separable:
+    """How the offset splits into a part the enumerated symbols give and a uniform part
+    (:mod:`cudalint.model.algebra`). Where it does not, a division or bit operation that
+    reads only uniform values becomes one more uniform value when that makes it
+    separable (the proof's offset and free symbols change then)."""
+    free, enumerated, loops = proof.free, proof.enumerated, proof.loops
+    if not free:
+        return _NO_UNIFORMS
+    # sympy is imported only when a uniform symbol needs the algebra.
+    from cudalint.model.algebra import split
+
+    sp: Split | _Separable = split(proof.offset, enumerated, frozenset(free))
+    if not sp.separable:
+        # ``((K + 31) / 32 + i) % STAGES * STRIDE + f(lane)``: a division or bit
+        # operation that reads only uniform values is one more uniform value.
+        lanes = enumerated - frozenset(loops)
+        abstracted = _uniform_terms_as_symbols(proof.offset, lanes, frozenset(free))
+        if abstracted is not proof.offset:
+            names2 = {s.name for s in free_symbols(abstracted)}
+            if proof.guard is not None:
+                names2 |= {s.name for s in free_symbols(proof.guard)}
+            free2 = tuple(sorted(names2 - ENUMERATED - set(loops)))
+            sp2 = split(abstracted, enumerated, frozenset(free2))
+            if sp2.separable:
+                proof.offset, proof.free, sp = abstracted, free2, sp2
+    return sp
 
 
-_Result = Callable[..., AccessResult]
-
-
-@dataclass(frozen=True)
-class _Proof:
-    """What the last-resort proofs of one access share (``_prove_linear``, ``_sampled``):
-    the access and where it is costed, its offset and guard with the enumerated warps and
-    loop values, the symbols left free, and how a result is made (``result``, which adds
-    the notes ``_prove`` collected)."""
-
-    result: _Result
-    offset: Expr
-    guard: Expr | None
-    warps: list[Warp]
-    loops: tuple[str, ...]
-    sequences: dict[str, dict[tuple[int, ...], list[int]]]
-    free: tuple[str, ...]
-    access: Access
-    arch: Arch
-    bank_mode: int
-    base: int | None
-    align: int
-    cache: dict[tuple[object, ...], Cost | None]
+def _prove_separable(proof: _Proof, sp: Split | _Separable, p: int) -> AccessResult:
+    """The uniform values shift the whole warp: each warp is evaluated once (at one
+    value of the uniform symbols) and costed at every shift modulo the bank period ``p``
+    the base and the uniform part can take. Equal costs: proved; otherwise the worst,
+    with the condition (a shift, a block shape, a loop iteration, the guard) that gives
+    it."""
+    access, array, arch, bank_mode = proof.access, proof.array, proof.arch, proof.bank_mode
+    base, shape, free, loops, result = (
+        proof.base, proof.shape, proof.free, proof.loops, proof.result)
+    # The uniform values shift the whole warp: whatever they are, the lanes
+    # active together lie inside the array (_in_bounds). Not where they change
+    # the lane pattern: the searches below cost far-off representatives.
+    if array is not None and array.base_offset is None:
+        proof.in_bounds = array.size_bytes
+        proof.cache = _Costs(proof.in_bounds)
+    cache = proof.cache
+    values, cases = _base_values(proof.run, proof.offset, proof.guard, proof.warps, loops,
+                                 proof.sequences, free, p)
+    if not cases:
+        return replace(result("unknown", None, NOT_EXECUTED), executed=False)
+    if base is None:
+        step = _gcd(sp.shift_step(p), proof.align)
+        shifts: Iterable[int] = range(0, p, step)
+    else:
+        step = sp.shift_step(p)
+        shifts = sorted({(base + j) % p for j in range(0, p, step)})
+    outcomes = _worst_over_shifts(cases, shifts, access, arch, bank_mode, cache)
+    if not outcomes:
+        return result("unknown", None, "every lane's address is misaligned")
+    worst = max(outcomes.values(), key=lambda o: (o.cost.ways, o.cost.wavefronts))
+    distinct = {(o.cost.wavefronts, o.cost.ideal) for o in outcomes.values()}
+    if len(distinct) > 1:
+        coeffs = sp.coefficients if sp.uniform_symbols else ()
+        cond = _condition(worst.shift - (base or 0), coeffs, values, free, p, array)
+        return result("worst-case", worst.cost, cond, worst, kind="condition")
+    if shape.dims is None and proof.shape_note is None:
+        by_shape = _assumed_shape_condition(
+            cases, outcomes, proof.warps, frozenset(proof.needed), shape.max_threads, access,
+            arch, bank_mode, cache, shape.fixed,
+        )
+        if by_shape is not None:
+            return result("worst-case", worst.cost, by_shape[0], worst, by_shape[1],
+                          kind="condition")
+    if loops:
+        per_iteration = _by_iteration(cases, worst.shift, access, arch, bank_mode, cache)
+        if len({(c.wavefronts, c.ideal) for c in per_iteration.values()}) > 1:
+            at = max(per_iteration, key=lambda k: (per_iteration[k].ways,
+                                                   per_iteration[k].wavefronts))
+            label = _loop_label(loops, at, _index_counters(proof.all_syms, proof.warps))
+            # "in iteration 4 of the 'd' loop": where; "when s = 4": a condition
+            in_iteration = label.startswith("iteration")
+            label = ("in " if in_iteration else "when ") + label
+            return result("worst-case", worst.cost, label, worst,
+                          kind="cause" if in_iteration else "condition")
+    if proof.guard_note is not None and worst.cost.wavefronts > worst.cost.ideal \
+            and not access.collective:
+        # (a warp-collective op runs in every lane of the warp or in none)
+        return result("worst-case", worst.cost,
+                      f"if every lane passes the guard ({proof.guard_note})", worst,
+                      kind="condition")
+    return result("proved", worst.cost, None, worst)
 
 
 def _by_iteration(
@@ -2079,7 +2158,8 @@ def _prove_linear(proof: _Proof, s_name: str) -> AccessResult:
     access, arch, bank_mode = proof.access, proof.arch, proof.bank_mode
     base, align, cache = proof.base, proof.align, proof.cache
     s_index = free.index(s_name)
-    _, cases, slopes = _linear_cases(offset, guard, warps, loops, sequences, free, s_index)
+    _, cases, slopes = _linear_cases(proof.run, offset, guard, warps, loops, sequences, free,
+                                     s_index)
     if not cases:
         return replace(result("unknown", None, NOT_EXECUTED), executed=False)
     count = len(cases)
@@ -2205,32 +2285,33 @@ def _unprovable_reason(names: list[str]) -> str:
 
 
 def _sampled_cases(
-    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
-    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    run: RunCaches, offset: Expr, guard: Expr | None, warps: list[Warp],
+    loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
+    free: tuple[str, ...],
     values: tuple[int, ...], p: int | None = None,
 ) -> list[_Case]:
     """:func:`_build_cases` for :func:`_sampled`, remembering the last sampled offset's
-    cases on this thread (one file's analysis): accesses with the same offset, guard and
+    cases in the run (one file's analysis): accesses with the same offset, guard and
     warps (``K[i][j] = ...; V[i][j] = ...``, or the same access proved again at another
     base) share them instead of evaluating every sample again. A pure function of its
     arguments; only successful evaluations are kept."""
     try:
-        return _kept_sampled_cases(offset, guard, warps, loops, sequences, free, values, p)
+        return _kept_sampled_cases(run, offset, guard, warps, loops, sequences, free, values,
+                                   p)
     except RecursionError:  # an offset too deep to compare: evaluate it plainly
-        return _build_cases(offset, guard, warps, loops, sequences, free, values, p)
+        return _build_cases(run, offset, guard, warps, loops, sequences, free, values, p)
 
 
 def _kept_sampled_cases(
-    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
-    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    run: RunCaches, offset: Expr, guard: Expr | None, warps: list[Warp],
+    loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
+    free: tuple[str, ...],
     values: tuple[int, ...], p: int | None = None,
 ) -> list[_Case]:
     seq_key = tuple(tuple(sorted((k, tuple(v)) for k, v in sequences[n].items()))
                     for n in loops)
     key = (offset, guard, loops, seq_key, free, p)
-    kept: list[_SampledEntry] | None = getattr(_memo_local, "sampled", None)
-    if kept is None:
-        kept = _memo_local.sampled = []
+    kept = run.sampled
     entry = next((e for e in kept if e[0] == key and len(e[1]) == len(warps) and all(
         a is b for a, b in zip(e[1], warps, strict=True))), None)
     if entry is None:
@@ -2250,7 +2331,7 @@ def _kept_sampled_cases(
             out.append(_Case(warp, lv, [None if a == _NO_LANE else a for a in flat[at:at + n]]))
             at += n
         return out if count == len(out) else _CaseList(out, count)
-    cases = _build_cases(offset, guard, warps, loops, sequences, free, values, p)
+    cases = _build_cases(run, offset, guard, warps, loops, sequences, free, values, p)
     try:  # kept as machine integers: a tenth of the memory of the lists
         flat = array("q", [_NO_LANE if a is None else a for c in cases for a in c.addresses])
     except OverflowError:
@@ -2269,7 +2350,7 @@ _NO_LANE = -(1 << 63)
 _SampledEntry = tuple[tuple[object, ...], list[Warp],
                       dict[tuple[int, ...], tuple[list[tuple[Warp, tuple[int, ...]]],
                                               "array[int]", int]]]
-#: Sampled offsets whose cases a thread keeps (each at most about _MAX_EVALUATIONS cases).
+#: Sampled offsets whose cases a run keeps (each at most about _MAX_EVALUATIONS cases).
 _SAMPLED_KEPT = 3
 
 
@@ -2295,7 +2376,8 @@ def _sampled(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult:
     for values in itertools.product(range(n), repeat=len(free)):
         check_budget()
         try:
-            cases = _sampled_cases(offset, guard, warps, loops, sequences, free, values, p)
+            cases = _sampled_cases(proof.run, offset, guard, warps, loops, sequences, free,
+                                   values, p)
         except EVAL_ERRORS:
             continue
         evaluations += _case_count(cases) * len(at_base)

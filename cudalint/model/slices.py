@@ -24,15 +24,20 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from cudalint.budget import NOT_ANALYZED
 from cudalint.ir import Access, TranslationUnit
 from cudalint.model.results import AccessResult
 from cudalint.options import Options
 
+if TYPE_CHECKING:
+    from cudalint.model.caches import RunCaches
+
 __all__ = ["AnalysisCache", "slices"]
 
-Analyze = Callable[[TranslationUnit, Options], list[AccessResult]]
+#: The uncached analysis of a (sub-)unit, in an analysis run (None: a run of its own).
+Analyze = Callable[[TranslationUnit, Options, "RunCaches | None"], list[AccessResult]]
 
 
 def slices(tu: TranslationUnit) -> list[TranslationUnit]:
@@ -97,23 +102,25 @@ class AnalysisCache:
         with self._lock:
             self._entries.clear()
 
-    def __call__(self, tu: TranslationUnit, options: Options) -> list[AccessResult]:
+    def __call__(self, tu: TranslationUnit, options: Options, run: RunCaches | None = None
+                 ) -> list[AccessResult]:
         if not tu.accesses:
-            return self.compute(tu, options)
+            return self.compute(tu, options, run)
         position = {id(a): i for i, a in enumerate(tu.accesses)}
         results: list[AccessResult] = []
         for sub in slices(tu):
-            part = self._slice(sub, options)
+            part = self._slice(sub, options, run)
             if part is None:
-                return self.compute(tu, options)
+                return self.compute(tu, options, run)
             results.extend(part)
         if any(id(r.access) not in position for r in results):
-            return self.compute(tu, options)
+            return self.compute(tu, options, run)
         # back into source order; a sort by position keeps each access's bank modes in order
         results.sort(key=lambda r: position[id(r.access)])
         return results
 
-    def _slice(self, sub: TranslationUnit, options: Options) -> list[AccessResult] | None:
+    def _slice(self, sub: TranslationUnit, options: Options, run: RunCaches | None
+               ) -> list[AccessResult] | None:
         key = (sub, options)
         with self._lock:
             entry = self._entries.get(key)
@@ -125,7 +132,7 @@ class AnalysisCache:
             if all(id(r.access) in rebound for r in cached):
                 self.reused += 1
                 return [replace(r, access=rebound[id(r.access)]) for r in cached]
-        results = self.compute(sub, options)
+        results = self.compute(sub, options, run)
         self.computed += 1
         if any(r.reason == NOT_ANALYZED for r in results):
             return results  # cut short by the time budget: prove it again next time

@@ -25,8 +25,8 @@ conjuncts (an ``if`` in the loop body) are kept as they are.
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from cudalint.ir import (
     BLOCK_DIM,
@@ -46,6 +46,9 @@ from cudalint.model.evaluate import EVAL_ERRORS, compile_expr, free_symbols, int
 from cudalint.model.poly import expand, mono_names
 from cudalint.model.results import ReasonKind
 from cudalint.model.warps import ENUMERATED, Warp
+
+if TYPE_CHECKING:
+    from cudalint.model.caches import RunCaches
 
 __all__ = ["Bounded", "bound_counters", "is_counter", "widened_kind", "widened_reason"]
 
@@ -177,16 +180,15 @@ class Bounded:
     partial: bool = False
 
 
-def _exits(conj: Expr, counter: str, warps: list[Warp]) -> dict[tuple[int, ...], int] | None:
+def _exits(run: RunCaches, conj: Expr, counter: str, warps: list[Warp]
+           ) -> dict[tuple[int, ...], int] | None:
     """Per block shape, the number of iterations in which some lane passes ``conj``;
     None when a lane still passes after MAX_ITERATIONS or the value is undefined.
 
-    Remembered for the last few lists of warps (each access of a loop, and every layout
-    a fix tries, asks again), and worked out once per distinct values of the thread and
+    Remembered in the run for the last few lists of warps (each access of a loop, and
+    every layout a fix tries, asks again), and worked out once per distinct values of the thread and
     shape values ``conj`` reads (lanes of other warps and shapes repeat them)."""
-    kept: list[_Exits] | None = getattr(_exits_local, "kept", None)
-    if kept is None:
-        kept = _exits_local.kept = []
+    kept = run.exits
     try:
         key = (conj, counter, len(warps), id(warps[0]) if warps else 0)
         for k, kept_warps, got in kept:
@@ -202,9 +204,8 @@ def _exits(conj: Expr, counter: str, warps: list[Warp]) -> dict[tuple[int, ...],
     return got
 
 
-#: An answer of :func:`_exits`: (key, warps, answer); the last few are kept per thread.
+#: An answer of :func:`_exits`: (key, warps, answer); the last few are kept per run.
 _Exits = tuple[tuple[object, ...], list[Warp], "dict[tuple[int, ...], int] | None"]
-_exits_local = threading.local()
 _EXITS_KEPT = 16
 
 
@@ -255,10 +256,11 @@ def _masks_some_lane(conj: Expr, warps: list[Warp]) -> bool:
         return True
 
 
-def bound_counters(guard: Expr, warps: list[Warp], known: set[str]) -> Bounded | None:
+def bound_counters(guard: Expr, warps: list[Warp], known: set[str], run: RunCaches
+                   ) -> Bounded | None:
     """Enumerate or widen the iteration counters (and block indices) that a monotone
-    conjunct of ``guard`` reads; ``known`` names the loop variables already enumerated.
-    None when nothing applies."""
+    conjunct of ``guard`` reads; ``known`` names the loop variables already enumerated;
+    ``run``: the analysis run's caches. None when nothing applies."""
     names = {s.name for s in free_symbols(guard)}
     counters = sorted(n for n in names if is_counter(n) and n not in known)
     blocks = {n for n in names if n.split("@")[0] in BLOCK_IDX}
@@ -276,7 +278,7 @@ def bound_counters(guard: Expr, warps: list[Warp], known: set[str]) -> Bounded |
         for i in bounding:
             c = parts[i]
             if {s.name for s in free_symbols(c)} - {counter} <= ENUMERATED:
-                e = _exits(c, counter, warps)
+                e = _exits(run, c, counter, warps)
                 if e is not None and (exits is None or sum(e.values()) < sum(exits.values())):
                     exits = e
         if exits is not None:

@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cudalint.diagnostics import Diagnostic, Fix, Severity
 from cudalint.ir import Access, Launch, Span, TranslationUnit
@@ -13,6 +14,9 @@ from cudalint.model.arch import ArchError, parse_arch
 from cudalint.model.explain import serialization
 from cudalint.model.results import AccessResult, BankConflict, shape_text
 from cudalint.options import Options
+
+if TYPE_CHECKING:
+    from cudalint.model.caches import RunCaches
 
 #: Sections every rule docstring has, in this order (``--explain`` prints them).
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety")
@@ -36,6 +40,9 @@ class FileContext:
     options: Options | None = None
     #: The file's bytes (fixes edit them); None: no fix has edits.
     source: bytes | None = None
+    #: The file's analysis run, whose cached proofs the fixes' re-checks reuse; None: the
+    #: re-checks start their own.
+    run: RunCaches | None = None
 
     def display_file(self, file: str) -> str:
         """``file`` as the user spelled the path when it names the analyzed file."""
@@ -254,7 +261,8 @@ def proved_fix(ctx: FileContext, result: AccessResult) -> Fix | None:
     """The fix for a conflict, derived and re-checked by :mod:`cudalint.fixes`."""
     from cudalint.fixes import planner_for
 
-    planner = planner_for(ctx, ctx.path, ctx.unit, ctx.results, ctx.options, ctx.source)
+    planner = planner_for(ctx, ctx.path, ctx.unit, ctx.results, ctx.options, ctx.source,
+                          ctx.run)
     return planner.fix_for(result)
 
 
