@@ -59,6 +59,7 @@ __all__ = [
     "check",
     "current",
     "read_regular",
+    "release_memory",
     "run_bounded",
 ]
 
@@ -446,10 +447,63 @@ def _find_prctl() -> None:
             _prctl = ctypes.CDLL(None, use_errno=True).prctl
 
 
+_malloc_trim: Callable[[int], int] | None = None
+_malloc_trim_looked_up = False
+
+
+#: :func:`release_memory` collects once the process has grown by this much since it last
+#: did. 0: after every file, which the freeze makes cheap (without it, a full collection
+#: cost 50 ms a file in a worker that had run 185 cuda-samples files: 9 s of 32; with
+#: it, 0, 8 and 16 MiB cost the same CPU, within the noise, and 0 the least memory).
+RELEASE_GROWTH = 0
+_released_at = -1
+
+
+def release_memory(force: bool = False) -> bool:
+    """In a worker, after a file: collect the garbage of the files since the last call
+    that did, give the C heap's free pages back to the system (glibc's ``malloc_trim``;
+    nothing where there is none), and freeze what is left: once the process has grown by
+    :data:`RELEASE_GROWTH` since the last time (the first call, and with ``force``:
+    always). True when it did.
+
+    A file's libclang translation unit is disposed only when its Python object is
+    collected, and the frontend's objects that reach it form reference cycles (the
+    walker and its host-launch evaluator), so the units of earlier files stayed alive
+    until Python's next full collection (1-3 of them after each llm.c file), and the
+    heap libclang frees stayed with the process. What survives a collection here
+    (compiled code, the IR of reports not yet sent) is frozen (``gc.freeze``): the next
+    collections, this one's and Python's own, walk only what later files made; a frozen
+    object is still freed when its last reference goes, only a cycle among frozen
+    objects is not, which the worker's size limit (:data:`FORK_WORKER_RSS`) bounds.
+    """
+    global _malloc_trim, _malloc_trim_looked_up, _released_at
+    if not force and _released_at >= 0:
+        now = _resident_bytes()
+        if now and now - _released_at < RELEASE_GROWTH:
+            return False
+    gc.collect()
+    gc.freeze()
+    if not _malloc_trim_looked_up:
+        _malloc_trim_looked_up = True
+        if sys.platform.startswith("linux"):
+            with contextlib.suppress(Exception):
+                trim = ctypes.CDLL(None).malloc_trim
+                trim.argtypes = [ctypes.c_size_t]
+                trim.restype = ctypes.c_int
+                _malloc_trim = trim
+    if _malloc_trim is not None:
+        with contextlib.suppress(Exception):
+            _malloc_trim(0)
+    _released_at = _resident_bytes()
+    return True
+
+
 #: A forked worker leaves (and the next file gets a fresh one) once its resident memory
 #: is past this after a file: libclang's heap and the analysis caches grow over a run,
-#: and the process tree's peak stays near this plus one file's need.
-FORK_WORKER_RSS = 120 << 20
+#: and the process tree's peak stays near this plus one file's need. (120 MiB before
+#: :func:`release_memory`: cuda-samples then peaked at 154-160 MiB PSS in 9 children;
+#: now 141-150 MiB in 2, the same CPU.)
+FORK_WORKER_RSS = 100 << 20
 #: ... or past its size when it was forked plus this much, when that is more.
 FORK_WORKER_ROOM = 64 << 20
 
@@ -468,15 +522,19 @@ class ForkedWorker(Generic[A, T]):
     per call (:func:`cpu_capped`) and its temporary files in ``tmpdir``; a call that has
     not answered after ``wall`` seconds kills it, and it dies with this process (Linux:
     ``PR_SET_PDEATHSIG``). It leaves by itself after a call that left an analysis thread
-    behind (:func:`abandoned_threads`) or took its memory past :data:`FORK_WORKER_RSS`.
-    Whenever it is gone, the next call forks a new one. Ctrl-C or an exception during a
-    call kills it before re-raising. :meth:`call` raises OSError when no child can be
-    started (no ``os.fork``, no processes or memory left): run ``fn`` here then.
+    behind (:func:`abandoned_threads`) or took its memory past :data:`FORK_WORKER_RSS`
+    (measured after :func:`release_memory`). Whenever it is gone, the next call forks a
+    new one. Ctrl-C or an exception during a call kills it before re-raising.
+    :meth:`call` raises OSError when no child can be started (no ``os.fork``, no
+    processes or memory left): run ``fn`` here then.
     """
 
     def __init__(self, fn: Callable[[A], T], *, memory: int | None,
-                 tmpdir: str | None = None, rss: int | None = None) -> None:
+                 tmpdir: str | None = None, rss: int | None = None,
+                 release: bool = True) -> None:
         self._fn = fn
+        #: :func:`release_memory` after each call (in the child).
+        self.release = release
         self._memory = memory
         self._tmpdir = tmpdir
         self._rss = rss if rss is not None else FORK_WORKER_RSS
@@ -579,7 +637,10 @@ class ForkedWorker(Generic[A, T]):
             threading.stack_size(STACK_BYTES)
         sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
         # a caller far larger than cudalint's own process (a test runner, an embedding
-        # application) gives its size to the child: room for the files above it
+        # application) gives its size to the child: room for the files above it. Its
+        # size once the heap it inherits free is given back, as after every file.
+        if self.release:
+            release_memory(force=True)
         rss = max(self._rss, _resident_bytes() + FORK_WORKER_ROOM)
         if self._tmpdir is not None:
             import tempfile
@@ -595,8 +656,11 @@ class ForkedWorker(Generic[A, T]):
             try:
                 with cpu_capped(cpu):
                     value = self._fn(arg)
-                leaving = abandoned_threads() or thread_start_failed() \
-                    or _resident_bytes() > rss
+                released = self.release and release_memory()
+                big = _resident_bytes() > rss
+                if big and self.release and not released and release_memory(force=True):
+                    big = _resident_bytes() > rss  # only what a collection cannot free
+                leaving = abandoned_threads() or thread_start_failed() or big
                 answer = (True, value, leaving)
             except Exception as exc:
                 leaving = True

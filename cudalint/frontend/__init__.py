@@ -9,6 +9,7 @@ if TYPE_CHECKING:
         FrontendError,
         adopt_precompiled_shims,
         parse_file,
+        precompile_shims,
         precompiled_shims,
         prepare_fork,
     )
@@ -28,6 +29,7 @@ __all__ = [
     "FrontendError",
     "adopt_precompiled_shims",
     "parse_file",
+    "precompile_shims",
     "precompiled_shims",
     "prepare_fork",
 ]

@@ -15,7 +15,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple, cast
 
 import clang.cindex as ci
@@ -287,12 +287,39 @@ def prepare_fork() -> None:
             fingerprint()
 
 
+def temporary_dirs() -> list[str]:
+    """The temporary directories this process made (the empty toolkit, the precompiled
+    shims): a worker forked from it removes them when it finds it gone (killed, it
+    could not)."""
+    with _lock:
+        return [d.name for d in (_empty_cuda_dir, _pch_dir) if d is not None]
+
+
 def precompiled_shims() -> dict[tuple[str, ...], str | None]:
     """The precompiled shims known so far (by clang arguments): a child compares them
     with what it inherited and hands the new ones to :func:`adopt_precompiled_shims` in
     the parent, so that the next children load the shim the first one built."""
     with _lock:
         return dict(_pch_cache)
+
+
+def precompile_shims(options: Iterable[Options]) -> dict[tuple[str, ...], str | None]:
+    """Build here the precompiled shim of each of ``options`` (those that use the shim;
+    each set of clang arguments once) and return them as :func:`precompiled_shims`
+    does: a pool's workers are given them (:func:`adopt_precompiled_shims`), so that the
+    shim is built once per run, not once per worker. Never raises: a shim that cannot
+    be built is recorded as None (the workers then parse it as text, as they would)."""
+    keys: list[tuple[str, ...]] = []
+    with contextlib.suppress(Exception):
+        for opts in options:
+            if opts.cuda_path is not None:
+                continue
+            args = clang_args(opts)
+            _with_precompiled_shim(args)
+            i = args.index("-include")
+            keys.append(tuple(args[:i] + args[i + 2:]))
+    with _lock:
+        return {k: _pch_cache[k] for k in keys if k in _pch_cache}
 
 
 def adopt_precompiled_shims(shims: Mapping[tuple[str, ...], str | None]) -> None:
