@@ -30,6 +30,7 @@ ACCESS_FIELDS = (
     "ways_formula",
     "merged_width",
     "merged_with",
+    "called_at",
 )
 
 _KIND_ORDER = {"load": 0, "store": 1, "atomic": 2}
@@ -83,6 +84,8 @@ def access_fields(ctx: FileContext, result: AccessResult) -> dict[str, Any]:
         "ways_formula": result.ways_formula,
         "merged_width": result.merged_width,
         "merged_with": list(result.merged_with),
+        "called_at": [{"file": ctx.display_file(s.file), "line": s.line, "column": s.column}
+                      for s in access.call_sites],
     }
 
 

@@ -13,6 +13,7 @@ tabs expanded to stops of 8 (as clang does) in both the source and the caret lin
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -177,11 +178,24 @@ def kernel_tags(reports: Sequence[FileReport]) -> dict[int, str]:
                 groups.setdefault((d.file, d.line, d.column, d.code, d.message), []).append(d)
     tags: dict[int, str] = {}
     for same in groups.values():
-        kernels = {d.result.access.kernel for d in same if d.result is not None}
-        if len(same) > 1 and len(kernels) > 1:
-            for d in same:
-                if d.result is not None:
-                    tags[id(d)] = f" (in kernel {d.result.access.kernel})"
+        if len(same) < 2:
+            continue
+        kernels = [d.result.access.kernel for d in same if d.result is not None]
+        for d in same:
+            if d.result is None:
+                continue
+            access = d.result.access
+            parts = []
+            if len(set(kernels)) > 1:
+                parts.append(f"in kernel {access.kernel}")
+            if kernels.count(access.kernel) > 1 and access.call_sites:
+                # the helper called twice in one kernel: which call (Access.call_sites)
+                call = access.call_sites[0]
+                where = "" if call.file == d.result.access.span.file else \
+                    f"{os.path.basename(call.file)}:"
+                parts.append(f"called at {where}{call.line}:{call.column}")
+            if parts:
+                tags[id(d)] = f" ({', '.join(parts)})"
     return tags
 
 

@@ -185,6 +185,22 @@ def warp_note(result: AccessResult) -> str | None:
     return f"worst warp: warp {result.warp} of the block (threads {first}-{last})"
 
 
+def call_note(ctx: FileContext, calls: Sequence[Span]) -> str | None:
+    """``called at a.cu:12:9`` for an access in a ``__device__`` function, with the calls
+    that led there (``(from a.cu:40:5)``): one helper line called twice in a kernel gives
+    two diagnostics, told apart by this note."""
+    if not calls:
+        return None
+
+    def at(span: Span) -> str:
+        return f"{ctx.display_file(span.file)}:{span.line}:{span.column}"
+
+    text = f"called at {at(calls[0])}"
+    if len(calls) > 1:
+        text += f" (from {', '.join(at(s) for s in calls[1:])})"
+    return text
+
+
 def instantiation_notes(ctx: FileContext, result: AccessResult) -> list[str]:
     """``in instantiation BM=64`` for template arguments; kernel parameters a launch passes
     as constants (``Access.launch_params``) read ``with Bc=32 passed by the launch``."""
@@ -210,6 +226,9 @@ def access_notes(ctx: FileContext, result: AccessResult) -> tuple[str, ...]:
     warp = warp_note(result)
     if warp is not None:
         notes.append(warp)
+    called = call_note(ctx, result.access.call_sites)
+    if called is not None:
+        notes.append(called)
     if result.access.instantiation:
         notes.extend(instantiation_notes(ctx, result))
     if result.ways_formula:

@@ -19,7 +19,10 @@ per-warp cost, compared with cudalint's worst record on the line.
 
 cudalint's records on a line are those of the same kernel (by name); a line of
 a `__device__` helper that cudalint analyses as its own unit takes the records
-of that line whatever their kernel. Its verdict: *conflicted* if any record has
+of that line whatever their kernel. A line with no record of its own that calls
+a helper takes the records of the helper's accesses made through that call
+(`called_at`): ncu puts some of an inlined helper's instructions on the call's
+line (bitonic sort's `Comparator(s_key[pos], ...)`). Its verdict: *conflicted* if any record has
 more wavefronts than ideal, *unknown* if a record is unknown and none is
 conflicted, *clean* otherwise, *missing* without any record.
 """
@@ -215,12 +218,22 @@ def score(measured: dict[tuple[str, str, int, str], dict[str, Any]],
     by_span: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for (repo, file, _), recs in by_line.items():
         by_span[(repo, file)] += recs
+    # a helper's records by the line of the call that inlined it (`called_at`, innermost)
+    by_call: dict[tuple[str, str, int], list[dict[str, Any]]] = defaultdict(list)
+    for repo, recs in accesses.items():
+        for r in recs:
+            calls = r.get("called_at") or []
+            if calls:
+                by_call[(repo, calls[0]["file"], calls[0]["line"])].append(r)
     lines = []
     for (repo, file, line, kern), m in sorted(measured.items()):
         mv = verdict_measured(m["ratio"])
         recs = by_line.get((repo, file, line), [])
         if not recs:
             recs = statement_records(by_span.get((repo, file), []), line, m["ops"])
+        if not recs:
+            # ncu put the inlined helper's instructions on the call's line
+            recs = by_call.get((repo, file, line), [])
         mine = [r for r in recs if r.get("kernel") == kern]
         if not mine:  # a helper analysed as its own unit
             mine = [r for r in recs]
