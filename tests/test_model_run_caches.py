@@ -88,6 +88,17 @@ def test_the_model_keeps_no_cache_of_its_own_at_module_level() -> None:
     assert mutated == _ALLOWED
 
 
+def test_the_fix_planner_keeps_no_file_at_module_level() -> None:
+    """The fix planner is the file context's (``rules.FileContext.shared``): no module of
+    cudalint.fixes keeps a planner, or anything else, from one file to the next."""
+    import cudalint.fixes as fixes_pkg
+
+    for path in sorted(Path(fixes_pkg.__file__).parent.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "threading.local" not in text, path.name
+        assert _mutated_globals(ast.parse(text)) == set(), path.name
+
+
 def _sampled_access(offset_k: int = 1) -> tuple[Access, SharedArray]:
     tx = Sym(THREAD_IDX[0], INT, lane_dependent=True)
     k = Sym("k@L3:i", INT)  # a loop's iteration count: the sampled path

@@ -106,18 +106,17 @@ class FixPlanner:
         return replace(plan.fix, checked=plan.candidate.after(result))
 
 
-_LAST: list[tuple[object, FixPlanner]] = []
-
-
-def planner_for(ctx: object, path: str, unit: TranslationUnit,
+def planner_for(shared: dict[str, object], path: str, unit: TranslationUnit,
                 results: Sequence[AccessResult], options: Options | None,
                 source: bytes | None, run: RunCaches | None = None) -> FixPlanner:
-    """One planner per file context (rules of one file share it)."""
-    for owner, planner in _LAST:
-        if owner is ctx:
-            return planner
+    """One planner per file: the rules of one file share it through ``shared``
+    (``rules.FileContext.shared``), which lives as long as the file's context; no
+    planner outlives its file."""
+    planner = shared.get("fix_planner")
+    if isinstance(planner, FixPlanner):
+        return planner
     planner = FixPlanner(path, unit, results,
                          options if options is not None else options_from_results(results),
                          source, run)
-    _LAST[:] = [(ctx, planner)]
+    shared["fix_planner"] = planner
     return planner

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cudalint.diagnostics import Diagnostic, Fix, Severity
@@ -43,6 +43,9 @@ class FileContext:
     #: The file's analysis run, whose cached proofs the fixes' re-checks reuse; None: the
     #: re-checks start their own.
     run: RunCaches | None = None
+    #: What the rules compute once per file and share (the fix planner,
+    #: :func:`cudalint.fixes.planner_for`): it lives and dies with this context.
+    shared: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     def display_file(self, file: str) -> str:
         """``file`` as the user spelled the path when it names the analyzed file."""
@@ -280,7 +283,7 @@ def proved_fix(ctx: FileContext, result: AccessResult) -> Fix | None:
     """The fix for a conflict, derived and re-checked by :mod:`cudalint.fixes`."""
     from cudalint.fixes import planner_for
 
-    planner = planner_for(ctx, ctx.path, ctx.unit, ctx.results, ctx.options, ctx.source,
+    planner = planner_for(ctx.shared, ctx.path, ctx.unit, ctx.results, ctx.options, ctx.source,
                           ctx.run)
     return planner.fix_for(result)
 
