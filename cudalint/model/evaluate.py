@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from cudalint.ir import Binary, Cast, Const, Expr, IntType, Opaque, Select, Sym, Unary, walk
+from cudalint.ir import INT, Binary, Cast, Const, Expr, IntType, Opaque, Select, Sym, Unary, walk
 
 
 class EvalError(ArithmeticError):
@@ -449,3 +449,18 @@ def evaluate(expr: Expr, env: dict[str, int]) -> int:
     """Evaluate once (slow path, for tests and one-off values)."""
     params = tuple(sorted(env))
     return compile_expr(expr, params)(*(env[p] for p in params))
+
+
+def conjuncts(expr: Expr) -> list[Expr]:
+    """``a && b && c`` -> ``[a, b, c]``."""
+    if isinstance(expr, Binary) and expr.op == "&&":
+        return conjuncts(expr.lhs) + conjuncts(expr.rhs)
+    return [expr]
+
+
+def conjoined(parts: list[Expr]) -> Expr | None:
+    """``[a, b]`` -> ``a && b``; None for no parts (no guard)."""
+    out: Expr | None = None
+    for part in parts:
+        out = part if out is None else Binary("&&", out, part, INT)
+    return out

@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING
 from cudalint.budget import check as check_budget
 from cudalint.ir import (
     BLOCK_DIM,
-    INT,
     THREAD_IDX,
     UINT,
     Access,
@@ -57,6 +56,8 @@ from cudalint.model.evaluate import (
     EvalError,
     compile_expr,
     compile_warp,
+    conjoined,
+    conjuncts,
     contains_opaque,
     free_symbols,
     interval,
@@ -351,21 +352,6 @@ def _substituted(expr: Expr, values: dict[str, int]) -> Expr:
     if not any(s.name in values for s in free_symbols(expr)):
         return expr
     return _substitute(expr, values)
-
-
-def _conjuncts(expr: Expr) -> list[Expr]:
-    """``a && b && c`` -> ``[a, b, c]``."""
-    if isinstance(expr, Binary) and expr.op == "&&":
-        return _conjuncts(expr.lhs) + _conjuncts(expr.rhs)
-    return [expr]
-
-
-def _conjoined(parts: list[Expr]) -> Expr | None:
-    """``[a, b]`` -> ``a && b``; None for no parts (no guard)."""
-    out: Expr | None = None
-    for part in parts:
-        out = part if out is None else Binary("&&", out, part, INT)
-    return out
 
 
 class _LaneOpaque(Exception):
@@ -1095,7 +1081,7 @@ def _affine_cases(
     None where it does not apply."""
     if not warps or not _consecutive(warps):
         return None
-    parts = _conjuncts(guard) if guard is not None else []
+    parts = conjuncts(guard) if guard is not None else []
     compares: list[tuple[Expr, Expr, str] | None] = []
     for part in parts:
         if not _reads_tx(part):
@@ -1923,12 +1909,12 @@ def _abstract(proof: _Proof) -> AccessResult | None:
         # the lanes that pass them hold the lanes that pass the guard, and the cost never
         # grows when lanes drop out (``data && lane == 0`` is one lane whatever the data).
         kept: list[Expr] = []
-        for part in _conjuncts(guard):
+        for part in conjuncts(guard):
             try:
                 kept.append(_without_opaques(part, opaques))
             except _LaneOpaque as e:
                 proof.guard_causes.append(_cause(e.opaque))
-        proof.guard = _conjoined(kept)
+        proof.guard = conjoined(kept)
     shape = proof.shape
     if shape.dims is not None or shape.fixed is not None:
         known = {n: v for n, v in zip(BLOCK_DIM, shape.reported or (), strict=True)
@@ -1992,7 +1978,7 @@ def _enumerate_loops(proof: _Proof) -> None:
         lane_names = ENUMERATED | set(loops)
         kept: list[Expr] = []
         unknown: set[str] = set()
-        for part in _conjuncts(guard):
+        for part in conjuncts(guard):
             pnames = {s.name for s in free_symbols(part)}
             if pnames and not pnames & lane_names:
                 continue  # uniform: every lane or none (a constant one is kept)
@@ -2000,7 +1986,7 @@ def _enumerate_loops(proof: _Proof) -> None:
                 unknown |= pnames - lane_names  # the thread index with an unknown value
                 continue
             kept.append(part)
-        guard = _conjoined(kept)
+        guard = conjoined(kept)
         if unknown:
             proof.guard_causes.append(", ".join(sorted(_display(n) for n in unknown)))
     if proof.guard_causes:

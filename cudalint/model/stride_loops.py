@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING
 from cudalint.ir import (
     BLOCK_DIM,
     BLOCK_IDX,
-    INT,
     THREAD_IDX,
     Binary,
     Cast,
@@ -42,7 +41,14 @@ from cudalint.ir import (
     Sym,
     Unary,
 )
-from cudalint.model.evaluate import EVAL_ERRORS, compile_expr, free_symbols, interval
+from cudalint.model.evaluate import (
+    EVAL_ERRORS,
+    compile_expr,
+    conjoined,
+    conjuncts,
+    free_symbols,
+    interval,
+)
 from cudalint.model.poly import expand, mono_names
 from cudalint.model.results import ReasonKind
 from cudalint.model.warps import ENUMERATED, Warp
@@ -73,19 +79,6 @@ def _non_negative(name: str) -> bool:
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
-
-
-def _conjuncts(e: Expr) -> list[Expr]:
-    if isinstance(e, Binary) and e.op == "&&":
-        return _conjuncts(e.lhs) + _conjuncts(e.rhs)
-    return [e]
-
-
-def _join(parts: list[Expr]) -> Expr | None:
-    out: Expr | None = None
-    for p in parts:
-        out = p if out is None else Binary("&&", out, p, INT)
-    return out
 
 
 def _comparison(e: Expr) -> tuple[str, Expr, Expr] | None:
@@ -266,7 +259,7 @@ def bound_counters(guard: Expr, warps: list[Warp], known: set[str], run: RunCach
     blocks = {n for n in names if n.split("@")[0] in BLOCK_IDX}
     if not counters and not blocks:
         return None
-    parts = _conjuncts(guard)
+    parts = conjuncts(guard)
     sequences: dict[str, dict[tuple[int, ...], list[int]]] = {}
     widened: list[str] = []
     partial = False
@@ -303,7 +296,7 @@ def bound_counters(guard: Expr, warps: list[Warp], known: set[str], run: RunCach
             widened.extend(sorted(zero - set(widened)))
     if not sequences and not widened:
         return None
-    return Bounded(_join(parts), sequences, tuple(widened), partial)
+    return Bounded(conjoined(parts), sequences, tuple(widened), partial)
 
 
 def widened_kind(widened: tuple[str, ...]) -> ReasonKind:
