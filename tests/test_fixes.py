@@ -12,10 +12,11 @@ import pytest
 from cudalint.api import FileReport, check_file
 from cudalint.diagnostics import Diagnostic, Edit, Fix
 from cudalint.fixes import FixPlanner
-from cudalint.fixes.apply import FixError, apply_fixes, fix_report, write_atomically
+from cudalint.fixes.apply import apply_fixes, fix_report
 from cudalint.fixes.layout import LayoutPlanner, extent_text
 from cudalint.fixes.recheck import Rechecker, rebuild_offset, same_values
 from cudalint.fixes.source import array_uses, tokenize
+from cudalint.fsutil import WriteError, write_file
 from cudalint.ir import (
     LONG,
     THREAD_IDX,
@@ -337,11 +338,11 @@ def test_crlf_line_endings_are_kept() -> None:
 def test_write_refuses_a_file_changed_since_it_was_read(tmp_path: Path) -> None:
     path = tmp_path / "k.cu"
     path.write_bytes(b"new")
-    with pytest.raises(FixError, match="changed since"):
-        write_atomically(str(path), b"fixed", expected=b"old")
+    with pytest.raises(WriteError, match="changed since"):
+        write_file(str(path), b"fixed", expected=b"old")
     assert path.read_bytes() == b"new"
     os.chmod(path, 0o600)
-    write_atomically(str(path), b"fixed", expected=b"new")
+    write_file(str(path), b"fixed", expected=b"new")
     assert path.read_bytes() == b"fixed" and os.stat(path).st_mode & 0o777 == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cu"]
 

@@ -524,12 +524,12 @@ def test_conflict_on_a_shared_scalar_has_no_fix_and_no_crash(
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX symlinks")
 def test_fix_writes_through_a_symlink_and_keeps_it() -> None:
-    from cudalint.fixes.apply import write_atomically
+    from cudalint.fsutil import write_file
 
     Path("real.cu").write_bytes(b"old\r\n")
     os.chmod("real.cu", 0o640)
     os.symlink("real.cu", "link.cu")
-    write_atomically("link.cu", b"new\r\n", expected=b"old\r\n")
+    write_file("link.cu", b"new\r\n", expected=b"old\r\n")
     assert os.path.islink("link.cu") and Path("real.cu").read_bytes() == b"new\r\n"
     assert os.stat("real.cu").st_mode & 0o777 == 0o640
     assert sorted(os.listdir(".")) == ["good.cu", "link.cu", "real.cu"]  # no temp file left

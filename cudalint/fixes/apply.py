@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from cudalint.checker import FileReport, check_file
 from cudalint.diagnostics import Applicability, Edit, Fix
 from cudalint.edits import splice
 from cudalint.fixes.source import offset_of
-from cudalint.fsutil import WriteError, write_file
 from cudalint.options import Options
 from cudalint.rules import DEFAULT_SELECTION, RuleSelection
 
@@ -221,16 +220,3 @@ def unified_diff_bytes(path: str, before: bytes, after: bytes) -> bytes:
         out.append(line if line.endswith(b"\n") else line + b"\n\\ No newline at end of file\n")
     return b"".join(out)
 
-
-def write_atomically(path: str, data: bytes, expected: bytes,
-                     within: Sequence[str] | None = None) -> None:
-    """Replace ``path`` by ``data`` if it still holds ``expected`` (``fsutil.write_file``).
-
-    A symbolic link is followed (the file it names is replaced, the link kept) when it
-    leads inside ``within`` (``None``: anywhere); read-only and hard-linked files are
-    refused.
-    """
-    try:
-        write_file(path, data, expected=expected, within=within)
-    except WriteError as exc:
-        raise FixError(str(exc)) from None

@@ -143,10 +143,6 @@ def diagnostic_record(ctx: FileContext, diagnostic: Diagnostic) -> dict[str, Any
     return record
 
 
-#: Fields of each entry of a diagnostic's ``bank_modes`` (the cost in that mode).
-BANK_MODE_FIELDS = ("bank_mode", "wavefronts", "ideal_wavefronts", "ways", "status",
-                    "reason", "conflict")
-
 
 def bank_modes_record(diagnostic: Diagnostic) -> list[dict[str, Any]] | None:
     """Kepler with both bank modes: the access's cost in each mode, 4-byte first (the
