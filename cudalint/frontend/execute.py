@@ -487,27 +487,32 @@ def overload_candidates(ref: ci.Cursor) -> list[ci.Cursor]:
 
 # --- loop-carried values with a closed form ----------------------------------------------
 
-def _after_loop(forms: dict[int, _Closed], it: Expr, names: dict[int, str],
-                line: int) -> dict[int, Expr]:
-    """The values after the loop of the doubled or halved variables among ``forms``, where
-    the loop's iteration count ``it`` is a number of iterations cudalint bounds but does
-    not know (``for (d = n >> 1; d > 0; d >>= 1) { ...; offset <<= 1; }``, every lane
-    running the same iterations): ``offset`` is then one of ``start << k`` for ``k`` up
-    to that bound, a loop-like symbol whose every value the model enumerates (as far as
-    the value fits its type, or until it reaches 0 when halved). A down-sweep after an
-    up-sweep (``offset >>= 1`` in the next loop) starts from it."""
+def _after_loop(forms: dict[int, _Closed], it: Expr) -> dict[int, Expr]:
+    """The values after the loop of the doubled variables among ``forms``, where the
+    loop's iteration count ``it`` is a number of iterations cudalint bounds but does not
+    know (``for (d = n >> 1; d > 0; d >>= 1) { ...; offset <<= 1; }``, every lane running
+    the same iterations): ``offset`` is then ``start << T`` for the number of iterations
+    ``T`` the loop ran, 0 up to that bound, one ``T`` for every variable of the loop
+    (``x <<= 1; y <<= 1`` stay equal). ``T`` is a loop-like symbol whose every value the
+    model enumerates (``t@L12:d``: "after 10 iterations of the 'd' loop at line 12"); a
+    down-sweep after an up-sweep (``offset >>= 1`` in the next loop) starts from it.
+    Only a start that is a positive constant doubled by a fixed shift: a halved value
+    (which may reach 0, or stay negative) keeps the opaque value it had."""
     if not isinstance(it, Sym) or it.induction is None or it.induction.index \
-            or not it.name.startswith("k@L") or lane_dependent(it):
+            or not it.name.startswith("k@L") or lane_dependent(it) \
+            or not isinstance(it.induction.bound, Const):
         return {}
+    trips = Sym("t@" + it.name[2:], INT, induction=Induction(
+        Const(0, INT), "+", Const(1, INT), "<=", it.induction.bound))
     out: dict[int, Expr] = {}
     for k, f in forms.items():
-        if not f.geometric or f.start is None or not isinstance(f.start, Expr) \
-                or lane_dependent(f.start) or f.shift <= 0:
+        start = f.start
+        if not f.geometric or not f.left or f.shift <= 0 or not isinstance(start, Const) \
+                or start.value < 1:
             continue
-        t = f.start.type
-        out[k] = Sym(f"{names[k]}@L{line}:after", t, induction=Induction(
-            f.start, "<<" if f.left else ">>", Const(f.shift, INT),
-            "<" if f.left else ">", None if f.left else Const(0, t)))
+        t = start.type
+        amount = fold(Binary("*", trips, Const(f.shift, INT), INT))
+        out[k] = fold(Binary("<<", start, amount, t))
     return out
 
 
@@ -2139,7 +2144,7 @@ class Executor:
             for k, f in forms.items():
                 entry[k] = f.build(it)
             if exact and exits.brk is None and exits.ret is None:
-                self.after_loop = _after_loop(forms, it, names, line)
+                self.after_loop = _after_loop(forms, it)
             if ind is not None and isinstance(counter, Sym) and isinstance(it, Sym) \
                     and it.induction is not None and it.induction.index:
                 # the counter in the same iteration number: d = start >> k beside

@@ -368,7 +368,7 @@ class _LaneOpaque(Exception):
 # --- cases: one warp, one value of each loop variable -----------------------------------
 
 _MAX_ITERATIONS = 64
-_MAX_CASES = 16384
+_MAX_CASES = 4096
 _MAX_EVALUATIONS = 40_000
 #: Beyond this many warp configurations of the assumed shape, a spread sample is costed.
 _MAX_ASSUMED_WARPS = 384
@@ -404,7 +404,7 @@ def _better(a: _Outcome, b: _Outcome | None) -> bool:
 
 def _sequence(ind: Sym, shape: tuple[int, int, int],
               outer: dict[str, int] | None = None,
-              top: int | None = None) -> list[int] | None:
+              ) -> list[int] | None:
     """The values a uniform loop variable takes under a block shape, or None if unbounded
     (for an iteration number, ``Induction.index``: 0, 1, … as many as the loop makes).
 
@@ -437,7 +437,7 @@ def _sequence(ind: Sym, shape: tuple[int, int, int],
         ">=": lambda a, b: a >= b, "!=": lambda a, b: a != b,
     }
     if bound is None:
-        reach = _geometric_reach(ind, start, step, top)
+        reach = _geometric_reach(ind, start, step)
         if reach is None:
             return None
         cmp, bound = reach
@@ -471,23 +471,20 @@ def _sequence(ind: Sym, shape: tuple[int, int, int],
     return values
 
 
-def _geometric_reach(ind: Sym, start: int, step: int, top: int | None = None,
+def _geometric_reach(ind: Sym, start: int, step: int,
                      ) -> tuple[Callable[[int, int], bool], int] | None:
     """For a counter doubled (``<<``, ``*``) while below a bound cudalint does not know,
     or halved (``>>``, ``/``) while above one, a test and bound that stop where the
     program must stop whatever its bound: before the value leaves its type (doubling; an
     overflow of a signed counter is undefined, an unsigned one that wraps to 0 would never
-    stop) or when it reaches 0 (halving). None for any other counter.
-
-    A doubled value stops at ``top`` too (:func:`_reach_top`): from there on a lane
-    index scaled by it, or added to it, lies past the array (or the largest shared
-    memory a block can have) for every lane but one, and a single lane is never a
-    conflict."""
+    stop) or when it reaches 0 (halving). None for any other counter. Every value up to
+    there is tried: a smaller stop would skip values the program does take (a counter
+    compared, shifted or divided can matter at any size)."""
     d = ind.induction
     assert d is not None
     if start < 1:
         return None
-    top = min(1 << (ind.type.bits - int(ind.type.signed)), top or _GEOMETRIC_TOP)
+    top = 1 << (ind.type.bits - int(ind.type.signed))
     if d.op in ("<<", "*") and d.cmp in ("<", "<=", "!="):
         if (d.op == "<<" and not 0 < step < ind.type.bits) or (d.op == "*" and step < 2):
             return None
@@ -501,30 +498,13 @@ def _geometric_reach(ind: Sym, start: int, step: int, top: int | None = None,
 
 Sequences = dict[str, dict[tuple[int, ...], list[int]]]
 
-#: Where a doubling counter with an unknown bound stops being enumerated (2^20: four
-#: times the bytes of the largest shared memory of a block, so scaled lane indices stay
-#: far from wrapping and the affine fast path applies, :func:`_affine_cases`).
-_GEOMETRIC_TOP = 1 << 20
-
 #: How many enclosing loop variables an induction's start, step or bound may read, and
 #: how many of their value combinations are enumerated (:func:`_evaluable_inductions`).
 _MAX_NESTING = 3
 _MAX_OUTER_COMBINATIONS = 4096
 
 
-def _reach_top(array: SharedArray | None) -> int:
-    """Where a doubling counter with an unknown bound stops being enumerated for an
-    access to ``array``: the power of two past twice its bytes (so a lane index scaled by
-    a larger value leaves the array in every lane but one), at most
-    :data:`_GEOMETRIC_TOP`; that, where the array's size is not known."""
-    size = array.size_bytes if array is not None and array.base_offset is None else 0
-    if size <= 0:
-        return _GEOMETRIC_TOP
-    return min(_GEOMETRIC_TOP, max(64, 1 << (2 * size - 1).bit_length()))
-
-
-def _evaluable_inductions(syms: set[Sym], warps: list[Warp],
-                          top: int = _GEOMETRIC_TOP) -> Sequences:
+def _evaluable_inductions(syms: set[Sym], warps: list[Warp]) -> Sequences:
     """Loop variables whose values follow from the block shape, with their sequences.
 
     A loop variable whose start, step or bound reads an enclosing loop's variable
@@ -533,7 +513,11 @@ def _evaluable_inductions(syms: set[Sym], warps: list[Warp],
     counter whose bound is a value cudalint does not know takes every value before it
     would overflow or reach 0 (:func:`_geometric_reach`). Either way the access is costed
     at each value, and its worst names the value (``when stride = 16``): a value such a
-    loop can take, for some bound."""
+    loop can take, for some bound. The union stands for the inner variable alone: where
+    the access also reads an enclosing variable it depends on (``a[j - i]`` in
+    ``for (j = 0; j < i; j++)``), crossing the two would pair values no iteration
+    pairs, so the inner one is left to the other paths, as before."""
+    present = {s.name for s in syms}
     shapes: set[tuple[int, ...]] | None = None  # built only when a loop variable needs it
     out: dict[str, dict[tuple[int, ...], list[int]]] = {}
     for sym in syms:
@@ -543,7 +527,7 @@ def _evaluable_inductions(syms: set[Sym], warps: list[Warp],
             shapes = {lane[3:6] for w in warps for lane in w.lanes if lane is not None}
         seqs: dict[tuple[int, ...], list[int]] = {}
         for shp in shapes:
-            seq = _nested_sequence(sym, (shp[0], shp[1], shp[2]), 0, top)
+            seq = _nested_sequence(sym, (shp[0], shp[1], shp[2]), 0, present)
             if seq is None:
                 break
             seqs[shp] = seq
@@ -553,7 +537,7 @@ def _evaluable_inductions(syms: set[Sym], warps: list[Warp],
 
 
 def _nested_sequence(sym: Sym, shape: tuple[int, int, int], depth: int,
-                     top: int) -> list[int] | None:
+                     present: set[str]) -> list[int] | None:
     """:func:`_sequence` of ``sym``, over every value of the enclosing loop variables its
     start, step and bound read (their union, in increasing order); None if one of those
     is neither the block shape nor such a loop variable, or the nest is too deep."""
@@ -572,13 +556,13 @@ def _nested_sequence(sym: Sym, shape: tuple[int, int, int], depth: int,
         else:
             return None
     if not enclosing:
-        return _sequence(sym, shape, None, top)
-    if depth >= _MAX_NESTING:
+        return _sequence(sym, shape)
+    if depth >= _MAX_NESTING or present & set(enclosing):
         return None
     names = sorted(enclosing)
     ranges: list[list[int]] = []
     for n in names:
-        got = _nested_sequence(enclosing[n], shape, depth + 1, top)
+        got = _nested_sequence(enclosing[n], shape, depth + 1, present)
         if got is None:
             return None
         ranges.append(got)
@@ -589,7 +573,7 @@ def _nested_sequence(sym: Sym, shape: tuple[int, int, int], depth: int,
         return None
     values: set[int] = set()
     for combo in itertools.product(*ranges):
-        seq = _sequence(sym, shape, dict(zip(names, combo, strict=True)), top)
+        seq = _sequence(sym, shape, dict(zip(names, combo, strict=True)))
         if seq is None:
             return None
         values.update(seq)
@@ -1425,9 +1409,10 @@ def _display(name: str) -> str:
         return f"the '{var}' loop's iteration" if var else f"the iteration (line {line})"
     if base.startswith("opaque") and where:
         return f"({where})"
-    if where.startswith("L") and where.endswith(":after"):
-        # a doubled or halved variable's value after its loop (frontend ``_after_loop``)
-        return f"{base} (after the loop at line {where[1:].partition(':')[0]})"
+    if base == "t" and where.startswith("L"):
+        # how many iterations a loop ran (frontend ``execute._after_loop``)
+        line, _, var = where[1:].partition(":")
+        return f"the number of iterations of the '{var}' loop at line {line}"
     return base
 
 
@@ -1492,6 +1477,10 @@ _ITERATION = "'s iteration"
 def _value(name: str, v: int) -> str:
     """``S = 3``; for a loop's iteration count, ``in iteration 3 of the 'ii' loop``."""
     shown = _display(name)
+    base, _, where = name.partition("@")
+    if base == "t" and where.startswith("L"):
+        line, _, var = where[1:].partition(":")
+        return f"after {v} iterations of the '{var}' loop at line {line}"
     if shown.endswith("loop" + _ITERATION):
         return f"iteration {v} of {shown.removesuffix(_ITERATION)}"
     return f"{shown} = {v}"
@@ -1755,6 +1744,11 @@ def _prove(
         return done
     _enumerate_warps(proof)
     _enumerate_loops(proof)
+    if _slots(proof) > _MAX_SLOTS:
+        # far past what the case builders would cost before giving up (_MAX_CASES
+        # active cases): say so before evaluating any
+        return proof.result("unknown", None,
+                            f"too complex: more than {_MAX_CASES} warp and loop combinations")
     p = period(arch, bank_mode, access.width)
     proof.align = alignment(array, access.width)
     try:
@@ -1956,13 +1950,34 @@ def _enumerate_warps(proof: _Proof) -> None:
     proof.warps = warps
 
 
+#: Warp-and-loop slots (active or not) past which an access is too complex at once.
+_MAX_SLOTS = _MAX_CASES
+
+
+def _slots(proof: _Proof) -> int:
+    """How many (warp, loop values) slots the case builders would visit."""
+    if not proof.loops:
+        return len(proof.warps)
+    total = 0
+    for warp in proof.warps:
+        first = next((ln for ln in warp.lanes if ln is not None), None)
+        if first is None:
+            continue
+        shp = first[3:6]
+        n = 1
+        for name in proof.loops:
+            n *= len(proof.sequences[name][shp])
+        total += n
+    return total
+
+
 def _enumerate_loops(proof: _Proof) -> None:
     """The loop variables enumerated (their values per block shape), the guard's
     conjuncts each lane can evaluate, and the symbols left free."""
     offset, guard, warps = proof.offset, proof.guard, proof.warps
     all_syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
     proof.all_syms = all_syms
-    sequences = _evaluable_inductions(all_syms, warps, _reach_top(proof.array))
+    sequences = _evaluable_inductions(all_syms, warps)
     if guard is not None:
         # a stride loop's bound masks lanes: enumerate its iterations, or widen the
         # bound to its first iteration (cudalint.model.stride_loops)

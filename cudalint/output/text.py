@@ -189,11 +189,13 @@ def kernel_tags(reports: Sequence[FileReport]) -> dict[int, str]:
             if len(set(kernels)) > 1:
                 parts.append(f"in kernel {access.kernel}")
             if kernels.count(access.kernel) > 1 and access.call_sites:
-                # the helper called twice in one kernel: which call (Access.call_sites)
-                call = access.call_sites[0]
-                where = "" if call.file == d.result.access.span.file else \
-                    f"{os.path.basename(call.file)}:"
-                parts.append(f"called at {where}{call.line}:{call.column}")
+                # the helper called twice in one kernel: which calls (Access.call_sites,
+                # the whole chain: one call site can be reached twice from further up)
+                here = access.span.file
+                calls = [("" if c.file == here else f"{os.path.basename(c.file)}:")
+                         + f"{c.line}:{c.column}" for c in access.call_sites]
+                parts.append(f"called at {calls[0]}"
+                             + (f" from {', '.join(calls[1:])}" if calls[1:] else ""))
             if parts:
                 tags[id(d)] = f" ({', '.join(parts)})"
     return tags
