@@ -25,6 +25,7 @@ from cudalint.ir import (
     Access,
     Binary,
     Const,
+    Expr,
     Kernel,
     Launch,
     Note,
@@ -75,6 +76,29 @@ __global__ void clean(float *out)
     out[threadIdx.x] = s[threadIdx.x];
 }
 """
+
+
+def float_store(offset: Expr, name: str = "a", size: int = 256) -> tuple[Access, SharedArray]:
+    """A store of 4-byte ``float`` into ``__shared__ float name[size]`` of kernel ``k``
+    at byte ``offset``: one access and its array, for model tests."""
+    array = SharedArray(
+        key=f"k::{name}",
+        name=name,
+        element_type="float",
+        element_bytes=4,
+        dims=(size,),
+        span=Span("f.cu", 1, 1, 1, 2),
+        kernel="k",
+    )
+    access = Access(
+        array=array.key,
+        kernel="k",
+        kind="store",
+        width=4,
+        offset=offset,
+        span=Span("f.cu", 2, 1, 2, 9),
+    )
+    return access, array
 
 
 def locate(source: str, text: str, file: str, occurrence: int = 0) -> Span:

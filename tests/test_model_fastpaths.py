@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from factories import float_store
 
 from cudalint.ir import (
     INT,
@@ -282,23 +283,7 @@ def test_sampled_cases_are_shared_between_accesses_with_the_same_offset(
         out = []
         run = RunCaches()  # one analysis run: its sampled cases are shared
         for name, off, base in runs:
-            array = SharedArray(
-                key=f"k::{name}",
-                name=name,
-                element_type="float",
-                element_bytes=4,
-                dims=(256,),
-                span=Span("f.cu", 1, 1, 1, 2),
-                kernel="k",
-            )
-            access = Access(
-                array=array.key,
-                kernel="k",
-                kind="store",
-                width=4,
-                offset=off,
-                span=Span("f.cu", 2, 1, 2, 9),
-            )
+            access, array = float_store(off, name)
             out.append(proof._prove(access, array, shape, arch, 4, base, run))
         return out
 

@@ -14,10 +14,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from factories import float_store
 
 import cudalint.model as model_pkg
 from cudalint.checker import check_file
-from cudalint.ir import INT, THREAD_IDX, Access, Binary, Const, SharedArray, Span, Sym
+from cudalint.ir import INT, THREAD_IDX, Access, Binary, Const, SharedArray, Sym
 from cudalint.model import caches, proof, stride_loops
 from cudalint.model.arch import parse_arch
 from cudalint.model.caches import RunCaches
@@ -113,24 +114,7 @@ def _sampled_access(offset_k: int = 1) -> tuple[Access, SharedArray]:
         Const(4, INT),
         INT,
     )
-    array = SharedArray(
-        key="k::a",
-        name="a",
-        element_type="float",
-        element_bytes=4,
-        dims=(256,),
-        span=Span("f.cu", 1, 1, 1, 2),
-        kernel="k",
-    )
-    access = Access(
-        array=array.key,
-        kernel="k",
-        kind="store",
-        width=4,
-        offset=offset,
-        span=Span("f.cu", 2, 1, 2, 9),
-    )
-    return access, array
+    return float_store(offset)
 
 
 def test_runs_share_nothing_and_prove_the_same(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1409,11 +1409,20 @@ def _display(name: str) -> str:
         return f"the '{var}' loop's iteration" if var else f"the iteration (line {line})"
     if base.startswith("opaque") and where:
         return f"({where})"
-    if base == "t" and where.startswith("L"):
-        # how many iterations a loop ran (frontend ``execute._after_loop``)
-        line, _, var = where[1:].partition(":")
-        return f"the number of iterations of the '{var}' loop at line {line}"
+    trips = _trips_of(name)
+    if trips is not None:
+        return f"the number of iterations of the '{trips[1]}' loop at line {trips[0]}"
     return base
+
+
+def _trips_of(name: str) -> tuple[str, str] | None:
+    """(line, variable) of the symbol for how many iterations a loop ran, ``t@L12:d``
+    (frontend ``closed_forms``/``execute._after_loop``); None for any other name."""
+    base, _, where = name.partition("@")
+    if base != "t" or not where.startswith("L"):
+        return None
+    line, _, var = where[1:].partition(":")
+    return line, var
 
 
 def _names(names: Iterable[str]) -> str:
@@ -1476,11 +1485,10 @@ _ITERATION = "'s iteration"
 
 def _value(name: str, v: int) -> str:
     """``S = 3``; for a loop's iteration count, ``in iteration 3 of the 'ii' loop``."""
+    trips = _trips_of(name)
+    if trips is not None:
+        return f"after {v} iterations of the '{trips[1]}' loop at line {trips[0]}"
     shown = _display(name)
-    base, _, where = name.partition("@")
-    if base == "t" and where.startswith("L"):
-        line, _, var = where[1:].partition(":")
-        return f"after {v} iterations of the '{var}' loop at line {line}"
     if shown.endswith("loop" + _ITERATION):
         return f"iteration {v} of {shown.removesuffix(_ITERATION)}"
     return f"{shown} = {v}"
