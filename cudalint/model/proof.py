@@ -24,6 +24,7 @@ For one access, one block shape and one bank mode:
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator
@@ -106,13 +107,14 @@ _NO_UNIFORMS = _Separable()
 # --- opaque values -------------------------------------------------------------------------
 
 
-def _is_lane_dependent(expr: Expr) -> bool:
+def _is_lane_dependent(expr: Expr, warp_uniform: frozenset[str] = frozenset()) -> bool:
     """Whether the value may differ between lanes. An opaque value with no known inputs
     (an unresolved call, a method of an unmodelled object) may: it could read the
     thread index itself, so it is never taken for a uniform one; only the kinds that
     cannot (a load from an address no lane part enters, a size, a literal, a value that is
-    no integer: ``OpaqueKind.uniform_without_inputs``) are."""
-    if any(s.lane_dependent for s in free_symbols(expr)):
+    no integer: ``OpaqueKind.uniform_without_inputs``) are. ``warp_uniform``: thread
+    indices the block shape makes the same for every lane of a warp."""
+    if any(s.lane_dependent and s.name not in warp_uniform for s in free_symbols(expr)):
         return True
     stack: list[Expr] = [expr]
     while stack:
@@ -162,19 +164,24 @@ def _abstract_opaques(expr: Expr, found: dict[Opaque, Sym]) -> Expr:
 _NONLINEAR_OPS = frozenset(("/", "%", "<<", ">>", "&", "|", "^", "min", "max"))
 
 
-def _uniform_terms_as_symbols(expr: Expr, lanes: frozenset[str], free: frozenset[str]) -> Expr:
+def _uniform_terms_as_symbols(expr: Expr, lanes: frozenset[str], free: frozenset[str],
+                              warp_uniform: frozenset[str] = frozenset()) -> Expr:
     """``expr`` with each largest non-polynomial subterm that reads a free uniform symbol
     and nothing lane-dependent replaced by a fresh uniform symbol (the same subterm by
     the same symbol). Sound: the symbol ranges over every value, a superset of the values
     the subterm takes, so a cost equal at every uniform shift is still a proof.
+    ``warp_uniform``: thread indices the block shape makes the same within each warp
+    (``threadIdx.y`` when ``blockDim.x`` is a multiple of 32); a subterm that reads them
+    is one value per warp, which the symbol stands for as well.
     ``expr`` itself (``is``) when there is nothing to replace."""
     made: dict[Expr, Sym] = {}
 
     def uniform(e: Expr) -> bool:
         syms = free_symbols(e)
         return bool({s.name for s in syms} & free) and not any(
-            s.lane_dependent or s.name in lanes for s in syms
-        ) and not _is_lane_dependent(e)
+            (s.lane_dependent and s.name not in warp_uniform)
+            or (s.name in lanes and s.name not in warp_uniform) for s in syms
+        ) and not _is_lane_dependent(e, warp_uniform)
 
     def symbol(e: Binary | Select) -> Sym:
         sym = made.get(e)
@@ -1752,6 +1759,7 @@ def _prove(
         return done
     _enumerate_warps(proof)
     _enumerate_loops(proof)
+    _fix_shifting_loops(proof)
     if _slots(proof) > _MAX_SLOTS:
         # far past what the case builders would cost before giving up (_MAX_CASES
         # active cases): say so before evaluating any
@@ -1958,8 +1966,34 @@ def _enumerate_warps(proof: _Proof) -> None:
     proof.warps = warps
 
 
+def _fix_shifting_loops(proof: _Proof) -> None:
+    """A loop whose value only moves the whole warp (it enters the offset only through
+    terms of its sum that read no thread index, and not the guard) changes no cost in
+    4-byte banks on Maxwell and newer for an access of 4 bytes or more: every bank's
+    words move to the next banks together, and a lane's words stay its own. Its first
+    value then stands for every other (an unrolled ``for (k = 0; k < 64; k += 16)``
+    around ``s[k * 32 + tid]``), so the loops around a large tile cost one slot each."""
+    access = proof.access
+    if proof.arch.family != "maxwell+" or proof.bank_mode != 4 or (
+            access.width < 4 and not access.matrix) or not proof.loops:
+        return
+    from cudalint.model.residues import shift_only
+
+    guarded = {s.name for s in free_symbols(proof.guard)} if proof.guard is not None else set()
+    thread = frozenset(THREAD_IDX)
+    for n in proof.loops:
+        if n not in guarded and shift_only(proof.offset, n, thread):
+            proof.sequences[n] = {shp: seq[:1] for shp, seq in proof.sequences[n].items()}
+
+
 #: Warp-and-loop slots (active or not) past which an access is too complex at once.
 _MAX_SLOTS = _MAX_CASES
+
+
+def _shape_of(warp: Warp) -> tuple[int, ...] | None:
+    """The block shape of a warp's lanes (None: no lane)."""
+    first = next((ln for ln in warp.lanes if ln is not None), None)
+    return None if first is None else first[3:6]
 
 
 def _slots(proof: _Proof) -> int:
@@ -2039,18 +2073,55 @@ def _separation(proof: _Proof) -> Split | _Separable:
     sp: Split | _Separable = split(proof.offset, enumerated, frozenset(free))
     if not sp.separable:
         # ``((K + 31) / 32 + i) % STAGES * STRIDE + f(lane)``: a division or bit
-        # operation that reads only uniform values is one more uniform value.
+        # operation that reads only uniform values is one more uniform value. Taken when
+        # that makes the offset separable, linear in its one entangled symbol
+        # (:func:`_prove_linear`), or entangled only with loop counts and built-in
+        # indices (:func:`_sampled` may search those) where it was not before.
+        from cudalint.model.algebra import linear_in
+
         lanes = enumerated - frozenset(loops)
-        abstracted = _uniform_terms_as_symbols(proof.offset, lanes, frozenset(free))
-        if abstracted is not proof.offset:
+        per_warp = _warp_uniform_indices(proof.shape)
+        for warp_uniform in (frozenset(), per_warp) if per_warp else (frozenset(),):
+            abstracted = _uniform_terms_as_symbols(proof.offset, lanes, frozenset(free),
+                                                   warp_uniform)
+            if abstracted is proof.offset:
+                continue
             names2 = {s.name for s in free_symbols(abstracted)}
             if proof.guard is not None:
                 names2 |= {s.name for s in free_symbols(proof.guard)}
             free2 = tuple(sorted(names2 - ENUMERATED - set(loops)))
             sp2 = split(abstracted, enumerated, frozenset(free2))
-            if sp2.separable:
+            if sp2.separable or _better_entangled(proof.offset, sp.entangled, abstracted,
+                                                  sp2.entangled, linear_in):
                 proof.offset, proof.free, sp = abstracted, free2, sp2
+                break
     return sp
+
+
+def _better_entangled(offset: Expr, entangled: tuple[str, ...], abstracted: Expr,
+                      entangled2: tuple[str, ...], linear_in: Callable[[Expr, str], bool],
+                      ) -> bool:
+    """Whether the abstracted offset's entanglement is one the later proofs handle where
+    the original's is not: one symbol it is linear in, or only searchable symbols."""
+    def handled(e: Expr, names: tuple[str, ...]) -> bool:
+        return (len(names) == 1 and linear_in(e, names[0])) or all(
+            _sampleable(n) for n in names)
+
+    return handled(abstracted, entangled2) and not handled(offset, entangled)
+
+
+def _warp_uniform_indices(shape: Shape) -> frozenset[str]:
+    """The thread indices that a known block shape makes the same for every lane of a
+    warp: ``threadIdx.y`` and ``threadIdx.z`` when ``blockDim.x`` is a multiple of 32,
+    ``threadIdx.z`` when ``blockDim.x * blockDim.y`` is."""
+    if shape.dims is None:
+        return frozenset()
+    x, y, _ = shape.dims
+    if x % 32 == 0:
+        return frozenset(THREAD_IDX[1:])
+    if x * y % 32 == 0:
+        return frozenset(THREAD_IDX[2:])
+    return frozenset()
 
 
 def _prove_separable(proof: _Proof, sp: Split | _Separable, p: int) -> AccessResult:
@@ -2363,6 +2434,100 @@ _SampledEntry = tuple[tuple[object, ...], list[Warp],
 _SAMPLED_KEPT = 3
 
 
+#: Residue classes of the entangled symbols :func:`_residues` evaluates at most, and
+#: warp-and-loop slots times classes.
+_MAX_RESIDUES = 4096
+_MAX_RESIDUE_EVALUATIONS = 4 * _MAX_EVALUATIONS
+
+
+def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
+    """Exact over every value of the entangled symbols when the lane pattern depends on
+    them only modulo a power of two (:mod:`cudalint.model.residues`): in a 256-thread
+    block ``tid & (size - 1)`` reads ``size`` modulo 256. Every class is evaluated, so
+    an equal cost is a proof and the worst is the worst of every value, with a value
+    that gives it. None where no such bound is shown or the classes are too many."""
+    from cudalint.model.residues import low_bits, pattern_bits
+
+    access, arch, bank_mode = proof.access, proof.arch, proof.bank_mode
+    offset, guard, free = proof.offset, proof.guard, proof.free
+    names = tuple(dict.fromkeys(n for n in entangled if n in free))
+    p = period(arch, bank_mode, access.width)
+    syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
+    inductions = {s.name for s in syms if s.induction is not None}
+    if not names or p & (p - 1) or any(
+            _sampleable(n) or n in inductions or not re.fullmatch(r"[A-Za-z_]\w*", n)
+            for n in names):
+        # only a parameter takes every value its type holds: a loop's counter, a
+        # built-in index or a value computed from others takes some of them
+        return None
+    env = _ranges(proof.run, proof.warps, proof.loops, proof.sequences, (), ())
+
+    def bounds(e: Expr) -> tuple[int, int] | None:
+        return interval(e, env)
+
+    lanes = proof.enumerated | frozenset(proof.loops)
+    bits = pattern_bits(offset, names, lanes, p.bit_length() - 1, bounds)
+    if bits is not None and guard is not None:
+        g = low_bits(guard, names, 64, bounds)
+        bits = None if g is None else max(bits, g)
+    if bits is None or bits == 0:
+        return None
+    classes = 1 << (bits * len(names))
+    sequences = proof.sequences
+    slots = 0
+    for w in proof.warps:
+        shp = _shape_of(w)
+        if shp is not None:
+            slots += math.prod([len(sequences[n][shp]) for n in proof.loops])
+    if classes > _MAX_RESIDUES or classes * max(slots, 1) > _MAX_RESIDUE_EVALUATIONS:
+        return None
+    types = {s.name: s.type for s in syms}
+    at = {n: i for i, n in enumerate(free)}
+    shifts = (range(0, p, proof.align) if proof.base is None or len(names) < len(free)
+              else (proof.base % p,))
+    seen: set[tuple[int, int]] = set()
+    worst: list[tuple[_Outcome, tuple[int, ...]]] = []
+    for combo in itertools.product(range(1 << bits), repeat=len(names)):
+        check_budget()
+        values = [0] * len(free)
+        for n, v in zip(names, combo, strict=True):
+            values[at[n]] = wrap(v, types[n])
+        try:
+            cases = _build_cases(proof.run, offset, guard, proof.warps, proof.loops,
+                                 sequences, free, tuple(values), p)
+        except EVAL_ERRORS:
+            continue
+        for o in _worst_over_shifts(cases, shifts, access, arch, bank_mode,
+                                    proof.cache).values():
+            seen.add((o.cost.wavefronts, o.cost.ideal))
+            if not worst or _better(o, worst[0][0]):
+                worst = [(o, combo)]
+            elif not _better(worst[0][0], o):
+                worst.append((o, combo))
+    if not worst:
+        return None
+    best = worst[0][0]
+    if len(seen) == 1:
+        return proof.result("proved", best.cost, None, best)
+
+    def plain(combo: tuple[int, ...]) -> tuple[int, ...]:
+        # powers of two first (the sizes programs use), then the least
+        return (sum(v & (v - 1) != 0 for v in combo), *combo)
+
+    outcome, combo = min(worst, key=lambda w: plain(w[1]))
+    shown = ", ".join(f"{_display(n)} = {wrap(v, types[n])}"
+                      for n, v in zip(names, combo, strict=True))
+    modulus = 1 << bits
+    others = len(worst) - 1
+    cond = f"when {shown}"
+    if others:
+        cond += (f" ({others + 1} of every {classes} consecutive values of "
+                 f"{_names(list(names))} give this)" if len(names) == 1 else
+                 f" ({others + 1} of the {classes} combinations of their values modulo "
+                 f"{modulus} give this)")
+    return proof.result("worst-case", outcome.cost, cond, outcome, kind="condition")
+
+
 def _sampled(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult:
     """Last resort: the worst over a stated range of the entangled symbols, when each is a
     loop's iteration count or a built-in index (values the program does take). A template
@@ -2374,6 +2539,9 @@ def _sampled(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult:
     loops, sequences, free = proof.loops, proof.sequences, proof.free
     access, arch, bank_mode = proof.access, proof.arch, proof.bank_mode
     base, align, cache = proof.base, proof.align, proof.cache
+    exact = _residues(proof, entangled)
+    if exact is not None:
+        return exact
     unprovable = [e for e in dict.fromkeys(entangled) if not _sampleable(e)]
     if unprovable:
         return result("unknown", None, _unprovable_reason(unprovable))
