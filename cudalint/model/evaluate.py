@@ -356,14 +356,24 @@ class _LiftingCompiler(_Compiler):
     written into the source, so that offsets differing only in constants (the padded
     layouts a fix tries, the instantiations of a template) share one compiled function."""
 
-    def __init__(self, names: dict[str, str], plain: bool = False) -> None:
+    def __init__(self, names: dict[str, str], plain: bool = False,
+                 lanes: frozenset[str] | None = None) -> None:
         super().__init__(names, plain)
         self.lifted: list[int] = []
+        #: With the names of the per-lane values: every operation that reads none of
+        #: them is computed once per warp, before the lanes (``_h0 = ...``), in order.
+        self.lanes = lanes
+        self.hoisted: list[str] = []
 
     def emit(self, e: Expr) -> str:
         if isinstance(e, Const):
             self.lifted.append(wrap(e.value, e.type))
             return f"_k{len(self.lifted) - 1}"
+        if self.lanes is not None and isinstance(e, Binary | Unary | Cast | Select) and not any(
+                s.name in self.lanes for s in free_symbols(e)):
+            code = super().emit(e)
+            self.hoisted.append(code)
+            return f"_h{len(self.hoisted) - 1}"
         return super().emit(e)
 
 
@@ -393,8 +403,14 @@ def compile_warp(
     body = comp.emit(offset)
     cond = comp.emit(guard) if guard is not None else None
     consts = tuple(comp.lifted)
+    # The same with what reads no lane computed once per warp (``1 << k`` in every lane
+    # costs as much as the rest of the index): when that raises (an undefined shift in
+    # a branch or for a guard no lane passes), the warp is evaluated lane by lane.
+    fast = _LiftingCompiler(names, plain, frozenset(params[:lane_params]))
+    fast_body = fast.emit(offset)
+    fast_cond = fast.emit(guard) if guard is not None else None
     depth = top = 0
-    for ch in body + (cond or ""):
+    for ch in body + (cond or "") + "".join(fast.hoisted):
         if ch == "(":
             depth += 1
             top = max(top, depth)
@@ -404,25 +420,39 @@ def compile_warp(
         return None
     lane_vars = ", ".join(names[p] for p in params[:lane_params])
     rest = [names[p] for p in params[lane_params:]]
-    lines = ["def _warp(_lanes, _rest_a, _rest_b, _k):"]
-    if consts:
-        lines.append(f"    {', '.join(f'_k{i}' for i in range(len(consts)))}, = _k")
-    if rest:
-        lines.append(f"    {', '.join(rest)}, = (*_rest_a, *_rest_b)")
-    lines += [
-        "    _out = []",
-        "    _add = _out.append",
-        "    for _lane in _lanes:",
-        "        if _lane is None:",
-        "            _add(None)",
-        "            continue",
-        f"        {lane_vars}, = _lane" if lane_vars else "        pass",
-    ]
-    if cond is not None:
-        lines.append(f"        _add(None if not ({cond}) else ({body}))")
+
+    def function(name: str, b: str, c: str | None, hoisted: list[str]) -> list[str]:
+        lines = [f"def {name}(_lanes, _rest_a, _rest_b, _k):"]
+        if consts:
+            lines.append(f"    {', '.join(f'_k{i}' for i in range(len(consts)))}, = _k")
+        if rest:
+            lines.append(f"    {', '.join(rest)}, = (*_rest_a, *_rest_b)")
+        if hoisted:
+            lines.append("    try:")
+            lines += [f"        _h{i} = {code}" for i, code in enumerate(hoisted)]
+            lines += ["    except Exception:",
+                      "        return _lane_by_lane(_lanes, _rest_a, _rest_b, _k)"]
+        lines += [
+            "    _out = []",
+            "    _add = _out.append",
+            "    for _lane in _lanes:",
+            "        if _lane is None:",
+            "            _add(None)",
+            "            continue",
+            f"        {lane_vars}, = _lane" if lane_vars else "        pass",
+        ]
+        if c is not None:
+            lines.append(f"        _add(None if not ({c}) else ({b}))")
+        else:
+            lines.append(f"        _add({b})")
+        lines.append("    return _out")
+        return lines
+
+    lines = function("_lane_by_lane", body, cond, [])
+    if fast.hoisted and tuple(fast.lifted) == consts:
+        lines += function("_warp", fast_body, fast_cond, fast.hoisted)
     else:
-        lines.append(f"        _add({body})")
-    lines.append("    return _out")
+        lines.append("_warp = _lane_by_lane")
     source = "\n".join(lines)
     fn = _WARP_CODE.get(source)
     if fn is None:

@@ -79,6 +79,7 @@ from cudalint.model.warps import (
 
 if TYPE_CHECKING:
     from cudalint.model.algebra import Split
+    from cudalint.model.loaded import Bounded
 
 LANE_PARAMS = (*THREAD_IDX, *BLOCK_DIM)
 #: The reason of a record whose access no lane executes (``executed`` is False).
@@ -1760,6 +1761,8 @@ def _prove(
     _enumerate_warps(proof)
     _enumerate_loops(proof)
     _fix_shifting_loops(proof)
+    if proof.data is not None:
+        return _over_data(proof, proof.data)
     if _slots(proof) > _MAX_SLOTS:
         # far past what the case builders would cost before giving up (_MAX_CASES
         # active cases): say so before evaluating any
@@ -1834,6 +1837,8 @@ class _Proof:
     #: The array's size where it bounds the lanes costed together (_in_bounds); only
     #: where the uniform values shift the whole warp (the separable case).
     in_bounds: int = 0
+    #: The offset reads a value each lane loads, bounded by the index (:mod:`loaded`).
+    data: Bounded | None = None
 
     def __post_init__(self) -> None:
         self.offset = self.access.offset
@@ -1912,7 +1917,16 @@ def _abstract(proof: _Proof) -> AccessResult | None:
     try:
         proof.offset = _without_opaques(proof.access.offset, opaques)
     except _LaneOpaque as e:
-        return proof.result("unknown", None, f"the index depends on {_cause(e.opaque)}")
+        from cudalint.model.loaded import bound_loaded
+
+        bounded = bound_loaded(proof.access.offset, _is_lane_dependent)
+        if bounded is None:
+            return proof.result("unknown", None, f"the index depends on {_cause(e.opaque)}")
+        try:
+            proof.offset = _without_opaques(bounded.offset, opaques)
+        except _LaneOpaque:
+            return proof.result("unknown", None, f"the index depends on {_cause(e.opaque)}")
+        proof.data = bounded
     guard = proof.guard
     if guard is not None:
         # A conjunct that cudalint cannot evaluate per lane is left out, the others kept:
@@ -1984,6 +1998,96 @@ def _fix_shifting_loops(proof: _Proof) -> None:
     for n in proof.loops:
         if n not in guarded and shift_only(proof.offset, n, thread):
             proof.sequences[n] = {shp: seq[:1] for shp, seq in proof.sequences[n].items()}
+
+
+#: Lane evaluations (slots x lanes x values) :func:`_over_data` makes at most.
+_MAX_DATA_EVALUATIONS = 300_000
+
+
+def _over_data(proof: _Proof, data: Bounded) -> AccessResult:
+    """The worst the loaded data can do to an index that keeps only a few values of it
+    (:mod:`cudalint.model.loaded`): for an access of up to 4 bytes in 4-byte banks on
+    Maxwell and newer, with no other unknown value in the offset. Clean for every value
+    is a proof; otherwise the worst, with the lanes and values that give it."""
+    from cudalint.model.loaded import worst_choice
+
+    access, arch, bank_mode = proof.access, proof.arch, proof.bank_mode
+    cause = f"the index depends on {_cause(data.opaque)}"
+    form = atomic_form(access) if access.kind == "atomic" else "combined"
+    free = [n for n in proof.free if n != data.name]
+    guard_reads = proof.guard is not None and data.name in {
+        s.name for s in free_symbols(proof.guard)}
+    if arch.family != "maxwell+" or bank_mode != 4 or access.width > 4 or access.matrix \
+            or free or guard_reads or form in ("cas", "cas-loop"):
+        return proof.result("unknown", None, cause)
+    values = range(data.low, data.high + 1)
+    if _slots(proof) * 32 * len(values) > _MAX_DATA_EVALUATIONS:
+        return proof.result("unknown", None, f"{cause} (too many values to try)")
+    loops = proof.loops
+    params = (*LANE_PARAMS, *loops, data.name)
+    off = compile_expr(proof.offset, params)
+    grd = compile_expr(proof.guard, params) if proof.guard is not None else None
+    # Each lane's value is free of the others' only where the lanes load different
+    # addresses: what the load's address is computed from must differ between them
+    # (uniform values at 0; an address cudalint cannot evaluate is not taken as free).
+    known = {n: 0 for n in {s.name for i in data.opaque.inputs for s in free_symbols(i)}
+             if n not in LANE_PARAMS and n not in loops}
+    try:
+        where = [compile_expr(_substituted(_without_opaques(i, {}), known), params)
+                 for i in data.opaque.inputs]
+    except (_LaneOpaque, *EVAL_ERRORS):
+        return proof.result("unknown", None, cause)
+    if not where:
+        return proof.result("unknown", None, cause)
+    shifts = (range(0, 4, max(proof.align, 1)) if proof.base is None else (proof.base % 4,))
+    best: tuple[int, list[int | None], _Case, tuple[int, ...]] | None = None
+    for warp in proof.warps:
+        shp = _shape_of(warp)
+        if shp is None:
+            continue
+        combos = itertools.product(*(proof.sequences[n][shp] for n in loops)) if loops \
+            else [()]
+        for lv in combos:
+            check_budget()
+            per_lane: list[list[tuple[int, int]] | None] = []
+            for lane in warp.lanes:
+                if lane is None or (grd is not None and not grd(*lane, *lv, 0)):
+                    per_lane.append(None)
+                    continue
+                try:
+                    per_lane.append([(off(*lane, *lv, v), v) for v in values])
+                except EVAL_ERRORS:
+                    per_lane.append(None)
+            if all(a is None for a in per_lane):
+                continue
+            try:
+                loaded = [tuple(f(*lane, *lv, 0) for f in where)
+                          for lane, a in zip(warp.lanes, per_lane, strict=True)
+                          if lane is not None and a is not None]
+            except EVAL_ERRORS:
+                return proof.result("unknown", None, cause)
+            if len(set(loaded)) != len(loaded):  # two lanes load one value
+                return proof.result("unknown", None, cause)
+            for sh in shifts:
+                reach = [None if a is None else {(b + sh) // 4: v for b, v in reversed(a)}
+                         for a in per_lane]
+                worst = worst_choice(reach, per_lane=form == "per-lane")
+                if best is None or worst.ways > best[0]:
+                    addrs = [None if a is None or w is None else dict((v, b) for b, v in a)[w]
+                             for a, w in zip(per_lane, worst.values, strict=True)]
+                    best = (worst.ways, addrs, _Case(warp, tuple(lv), addrs), worst.lanes)
+    if best is None:
+        return replace(proof.result("unknown", None, NOT_EXECUTED), executed=False)
+    _, addrs, case, lanes = best
+    cost = warp_cost(addrs, access.width, access.kind, arch, bank_mode, form)
+    outcome = _Outcome(cost, case, 0)
+    if cost.wavefronts <= cost.ideal:
+        return proof.result("proved", cost, None, outcome)
+    shown = ", ".join(map(str, lanes[:4])) + (", ..." if len(lanes) > 4 else "")
+    cond = (f"for some loaded data: the index keeps {len(values)} values ({data.low} to "
+            f"{data.high}) of {_cause(data.opaque)} in each lane, and lanes {shown} can "
+            f"then meet on one bank at distinct words")
+    return proof.result("worst-case", cost, cond, outcome, kind="condition")
 
 
 #: Warp-and-loop slots (active or not) past which an access is too complex at once.
