@@ -584,6 +584,9 @@ class Executor:
         #: What the pointer arguments of the call being evaluated depend on, by parameter
         #: (``returned_value``): a load through such a parameter has those inputs.
         self.ptr_args: dict[int, list[Expr]] = {}
+        #: Cooperative-groups parameters of the inlined calls (``thread_group g``), by
+        #: parameter: the type of the group the call passed (``thread_block_tile<16>``).
+        self.group_args: dict[int, str] = {}
         #: The shared pointer an inlined call returned, by id() of the call's Node.
         self.call_ptrs: dict[int, Ptr | None] = {}
         #: The class template arguments a member function call runs with, by id() of
@@ -3086,14 +3089,34 @@ class Executor:
                 bound[k] = self.convert(self.expr(a), a, pt)
         env = self.target_env(c, target)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
+        saved_groups, self.group_args = self.group_args, {
+            **self.group_args, **self._group_arguments(params, args)}
         self.calls.append(self.w.span(c.extent))
         try:
             self.call_ptrs[id(c)] = self.run_body(target, env, bound)
         finally:
             self.calls.pop()
             self.ptr_args = saved_ptr_args
+            self.group_args = saved_groups
         self.memo.clear()
         self.new_region()
+
+    def _group_arguments(self, params: list[Node], args: list[Node]) -> dict[int, str]:
+        """The groups passed to ``thread_group`` parameters (``sumReduction(tile16, ...)``
+        in NVIDIA's simpleCooperativeGroups): the argument's own type, or what a caller's
+        ``thread_group`` parameter was given."""
+        out: dict[int, str] = {}
+        for p, a in zip(params, args, strict=False):
+            if not re.search(r"\bthread_group\b", ty.canonical_spelling(p.type)):
+                continue
+            # the group itself, under the conversion to its base class
+            arg = next((n for n in self._subtree(a) if n.kind == N.DECL_REF), strip(a))
+            ref = arg.referenced if arg.kind == N.DECL_REF else None
+            given = self.group_args.get(key_of(ref)) if ref is not None else None
+            spelled = given or ty.canonical_spelling(arg.type)
+            if "thread_block" in spelled:
+                out[key_of(p.cursor)] = spelled
+        return out
 
     @contextlib.contextmanager
     def frame(self, target: Function, env: Env, bound: dict[int, Value], *,
@@ -3592,6 +3615,13 @@ class Executor:
         obj_type = ""
         if member is not None and member.children:
             obj_type = ty.canonical_spelling(member.children[0].type)
+            obj = strip(member.children[0])
+            if obj.kind == N.DECL_REF and obj.referenced is not None and re.search(
+                    r"\bthread_group\b", obj_type):
+                # a ``thread_group`` parameter: the group the call passed
+                obj_type = self.group_args.get(key_of(obj.referenced), obj_type)
+                if "thread_block" in obj_type:
+                    cls = ""
         tile = re.search(r"thread_block_tile<\s*(\d+)", obj_type)
         linear = _linear_thread()
         bx, by, bz = (Sym(f"blockDim.{a}", UINT) for a in "xyz")
