@@ -53,7 +53,7 @@ GRID_DIM = ("gridDim.x", "gridDim.y", "gridDim.z")
 #: functions), and the operations a loop's step applies (:class:`Induction`). The
 #: frontend reads C's spellings into them once, by table
 #: (``cudalint.frontend.cursors.BINARY_OPS`` and its neighbours).
-UnaryOp = Literal["-", "~", "!", "+"]
+UnaryOp = Literal["-", "~", "!", "+", "popc", "clz", "ffs", "brev"]
 BinaryOp = Literal[
     "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
     "<", "<=", ">", ">=", "==", "!=", "&&", "||", "min", "max",
@@ -108,9 +108,33 @@ class Induction:
 
 @dataclass(frozen=True)
 class Unary:
+    """``op operand``. ``popc``, ``clz``, ``ffs`` and ``brev`` are CUDA's ``__popc``,
+    ``__clz``, ``__ffs`` and ``__brev`` (and their ``ll`` forms) over the operand's
+    width (:func:`bit_intrinsic`)."""
+
     op: UnaryOp
     operand: Expr
     type: IntType = INT
+
+
+#: The CUDA integer intrinsics a :class:`Unary` models, by operator.
+BIT_INTRINSICS = ("popc", "clz", "ffs", "brev")
+
+
+def bit_intrinsic(op: str, value: int, bits: int) -> int:
+    """``__popc``/``__clz``/``__ffs``/``__brev`` of ``value`` taken as ``bits`` bits:
+    the set bits; the zero bits above the highest set one (``bits`` for 0); the
+    1-based position of the lowest set bit (0 for 0); the bits in reverse order."""
+    x = value & ((1 << bits) - 1)
+    if op == "popc":
+        return x.bit_count()
+    if op == "clz":
+        return bits - x.bit_length()
+    if op == "ffs":
+        return (x & -x).bit_length()
+    if op == "brev":
+        return int(format(x, f"0{bits}b")[::-1], 2)
+    raise ValueError(f"not a bit intrinsic: {op!r}")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,17 @@ from typing import Any
 
 import clang.cindex as ci
 
-from cudalint.ir import Binary, Cast, Const, Expr, IntType, Select, Unary
+from cudalint.ir import (
+    BIT_INTRINSICS,
+    Binary,
+    Cast,
+    Const,
+    Expr,
+    IntType,
+    Select,
+    Unary,
+    bit_intrinsic,
+)
 
 _EVAL_INT = 1  # CXEval_Int
 
@@ -166,6 +176,9 @@ def fold(e: Expr) -> Expr:
             return Const(wrap(~x, e.type), e.type)
         if e.op == "!":
             return Const(int(x == 0), e.type)
+        if e.op in BIT_INTRINSICS:
+            return Const(wrap(bit_intrinsic(e.op, e.operand.value, e.operand.type.bits),
+                              e.type), e.type)
         return Const(x, e.type)
     elif isinstance(e, Cast) and isinstance(e.operand, Const):
         return Const(wrap(e.operand.value, e.type), e.type)

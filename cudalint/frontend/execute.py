@@ -323,6 +323,16 @@ def _plus(a: Expr, b: Expr, op: BinaryOp = "+") -> Expr:
 _UO_OPS: dict[int, UnaryOp] = {UO_MINUS: "-", UO_PLUS: "+", UO_NOT: "~"}
 #: CUDA's integer ``min``/``max`` functions as the IR's operators.
 _MIN_MAX: dict[str, BinaryOp] = {"min": "min", "umin": "min", "max": "max", "umax": "max"}
+#: A ``bool`` parameter's symbol: its values are 0 and 1 (``int_type`` reads ``bool``
+#: as ``int`` for arithmetic; a symbol that stands for every value it holds must not).
+_BOOL = IntType(1, False)
+#: CUDA's bit intrinsics: the operator and the operand's type (ir.bit_intrinsic).
+_BIT_CALLS: dict[str, tuple[UnaryOp, IntType]] = {
+    "__popc": ("popc", UINT), "__popcll": ("popc", IntType(64, False)),
+    "__clz": ("clz", INT), "__clzll": ("clz", LONG),
+    "__ffs": ("ffs", INT), "__ffsll": ("ffs", LONG),
+    "__brev": ("brev", UINT), "__brevll": ("brev", IntType(64, False)),
+}
 
 #: A loop's induction as the frontend reads it from the header: (variable key, step
 #: operation, step node, comparison with the bound or None, bound node or None).
@@ -625,7 +635,8 @@ class Executor:
                 # the constant every launch of this environment passes (cudalint.frontend.host)
                 self.values[key_of(p.cursor)] = Const(self.env.params[p.spelling], t)
             elif fn.is_kernel:
-                self.values[key_of(p.cursor)] = Sym(p.spelling, t)
+                self.values[key_of(p.cursor)] = Sym(
+                    p.spelling, _BOOL if ty.is_bool_kind(canonical_kind(p.type)) else t)
             else:
                 self.values[key_of(p.cursor)] = Opaque(
                     OpaqueKind.PARAMETER,
@@ -3419,6 +3430,10 @@ class Executor:
             return Binary(minmax, self.expr(args[0]), self.expr(args[1]), t)
         if name in ("__mul24", "__umul24") and len(args) == 2 and t is not None:
             return Binary("*", self.expr(args[0]), self.expr(args[1]), t)
+        bit = _BIT_CALLS.get(name)
+        if bit is not None and len(args) == 1 and t is not None:
+            op, operand = bit
+            return Unary(op, fold(Cast(self.expr(args[0]), operand)), t)
         cg = self.cooperative(c, name, t)
         if cg is not None:
             return cg
@@ -3715,7 +3730,7 @@ class Executor:
             pt = int_type(ref.type) or INT
             if name in self.env.values:
                 return Const(self.env.values[name], pt)
-            return Sym(name, pt)
+            return Sym(name, _BOOL if ty.is_bool_kind(canonical_kind(ref.type)) else pt)
         if rk not in (K.VAR_DECL, K.PARM_DECL):
             v = evaluate_int(c.cursor)
             if v is not None:

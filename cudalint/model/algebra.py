@@ -72,7 +72,7 @@ def to_sympy(expr: Expr) -> sp.Expr:
             return -x
         if expr.op == "+":
             return x
-        return _func("bnot" if expr.op == "~" else "lnot")(x)
+        return _func({"~": "bnot", "!": "lnot"}.get(expr.op, expr.op))(x)
     if isinstance(expr, Select):
         return _func("select")(to_sympy(expr.cond), to_sympy(expr.then), to_sympy(expr.other))
     if isinstance(expr, Opaque):

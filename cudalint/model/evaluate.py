@@ -12,7 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from cudalint.ir import INT, Binary, Cast, Const, Expr, IntType, Opaque, Select, Sym, Unary, walk
+from cudalint.ir import (
+    BIT_INTRINSICS,
+    INT,
+    Binary,
+    Cast,
+    Const,
+    Expr,
+    IntType,
+    Opaque,
+    Select,
+    Sym,
+    Unary,
+    bit_intrinsic,
+    walk,
+)
 
 
 class EvalError(ArithmeticError):
@@ -59,6 +73,7 @@ def c_shr(a: int, b: int, bits: int) -> int:
 
 
 _HELPERS: dict[str, object] = {
+    "_bits": bit_intrinsic,
     "_wrap": wrap,
     "_div": c_div,
     "_mod": c_mod,
@@ -118,9 +133,14 @@ def interval(e: Expr, env: dict[str, tuple[int, int]]) -> tuple[int, int] | None
         out = interval(e.operand, env)
     elif isinstance(e, Unary):
         x = interval(e.operand, env)
-        if x is None or e.op not in ("-", "+"):
+        if x is None:
             return None
-        out = (-x[1], -x[0]) if e.op == "-" else x
+        if e.op in ("popc", "clz", "ffs"):
+            out = (0, e.operand.type.bits)
+        elif e.op not in ("-", "+"):
+            return None
+        else:
+            out = (-x[1], -x[0]) if e.op == "-" else x
     elif isinstance(e, Binary):
         a, b = interval(e.lhs, env), interval(e.rhs, env)
         if a is None or b is None:
@@ -197,6 +217,8 @@ class _Compiler:
                 return self.w(f"(~{x})", e.type)
             if e.op == "!":
                 return f"(0 if {x} else 1)"
+            if e.op in BIT_INTRINSICS:
+                return self.w(f"_bits({e.op!r}, {x}, {e.operand.type.bits})", e.type)
             return x
         if isinstance(e, Select):
             c, a, b = self.emit(e.cond), self.emit(e.then), self.emit(e.other)
@@ -318,6 +340,9 @@ def _closure(e: Expr, index: dict[str, int]) -> Callable[[tuple[int, ...]], int]
             return lambda args: wrap(~x(args), t)
         if e.op == "!":
             return lambda args: 0 if x(args) else 1
+        if e.op in BIT_INTRINSICS:
+            which, bits = e.op, e.operand.type.bits
+            return lambda args: wrap(bit_intrinsic(which, x(args), bits), t)
         return x
     if isinstance(e, Select):
         c, a, b = (_closure(p, index) for p in (e.cond, e.then, e.other))

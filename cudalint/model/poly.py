@@ -150,7 +150,7 @@ def _combine(e: Expr, kids: list[Poly]) -> Poly:
             return _add({}, kids[0], -1)
         if e.op == "+":
             return kids[0]
-        return _func("bnot" if e.op == "~" else "lnot", kids)
+        return _func({"~": "bnot", "!": "lnot"}.get(e.op, e.op), kids)
     if isinstance(e, Select):
         return _func("select", kids)
     if e.op == "+":

@@ -166,7 +166,8 @@ _NONLINEAR_OPS = frozenset(("/", "%", "<<", ">>", "&", "|", "^", "min", "max"))
 
 
 def _uniform_terms_as_symbols(expr: Expr, lanes: frozenset[str], free: frozenset[str],
-                              warp_uniform: frozenset[str] = frozenset()) -> Expr:
+                              warp_uniform: frozenset[str] = frozenset(),
+                              made: dict[Expr, Sym] | None = None) -> Expr:
     """``expr`` with each largest non-polynomial subterm that reads a free uniform symbol
     and nothing lane-dependent replaced by a fresh uniform symbol (the same subterm by
     the same symbol). Sound: the symbol ranges over every value, a superset of the values
@@ -174,8 +175,10 @@ def _uniform_terms_as_symbols(expr: Expr, lanes: frozenset[str], free: frozenset
     ``warp_uniform``: thread indices the block shape makes the same within each warp
     (``threadIdx.y`` when ``blockDim.x`` is a multiple of 32); a subterm that reads them
     is one value per warp, which the symbol stands for as well.
-    ``expr`` itself (``is``) when there is nothing to replace."""
-    made: dict[Expr, Sym] = {}
+    ``expr`` itself (``is``) when there is nothing to replace; ``made`` receives the
+    subterms replaced and their symbols."""
+    if made is None:
+        made = {}
 
     def uniform(e: Expr) -> bool:
         syms = free_symbols(e)
@@ -1995,9 +1998,42 @@ def _fix_shifting_loops(proof: _Proof) -> None:
 
     guarded = {s.name for s in free_symbols(proof.guard)} if proof.guard is not None else set()
     thread = frozenset(THREAD_IDX)
+    unit = 16 if access.matrix else max(access.width, 4)
     for n in proof.loops:
-        if n not in guarded and shift_only(proof.offset, n, thread):
+        if n not in guarded and shift_only(proof.offset, n, thread) and _shifts_by(
+                proof, n, unit):
             proof.sequences[n] = {shp: seq[:1] for shp, seq in proof.sequences[n].items()}
+
+
+def _shifts_by(proof: _Proof, loop: str, unit: int) -> bool:
+    """Whether every value of ``loop`` moves the warp by a multiple of ``unit`` bytes
+    from its first value (a move by less can misalign a lane, which its first value
+    would not show: ``reinterpret_cast<float2 *>(s + i)[t]`` with an odd ``i``)."""
+    params = (*LANE_PARAMS, *proof.loops, *proof.free)
+    try:
+        f = compile_expr(proof.offset, params)
+    except EVAL_ERRORS:
+        return False
+    at = proof.loops.index(loop)
+    for warp in proof.warps:
+        shp = _shape_of(warp)
+        lane = next((ln for ln in warp.lanes if ln is not None), None)
+        if shp is None or lane is None:
+            continue
+        firsts = [proof.sequences[n][shp][0] if proof.sequences[n][shp] else 0
+                  for n in proof.loops]
+        seq = proof.sequences[loop][shp]
+        try:
+            moved = []
+            for v in seq:
+                lv = list(firsts)
+                lv[at] = v
+                moved.append(f(*lane, *lv, *([0] * len(proof.free))))
+        except EVAL_ERRORS:
+            return False
+        if any((m - moved[0]) % unit for m in moved):
+            return False
+    return True
 
 
 #: Lane evaluations (slots x lanes x values) :func:`_over_data` makes at most.
@@ -2186,8 +2222,9 @@ def _separation(proof: _Proof) -> Split | _Separable:
         lanes = enumerated - frozenset(loops)
         per_warp = _warp_uniform_indices(proof.shape)
         for warp_uniform in (frozenset(), per_warp) if per_warp else (frozenset(),):
+            made: dict[Expr, Sym] = {}
             abstracted = _uniform_terms_as_symbols(proof.offset, lanes, frozenset(free),
-                                                   warp_uniform)
+                                                   warp_uniform, made)
             if abstracted is proof.offset:
                 continue
             names2 = {s.name for s in free_symbols(abstracted)}
@@ -2195,11 +2232,28 @@ def _separation(proof: _Proof) -> Split | _Separable:
                 names2 |= {s.name for s in free_symbols(proof.guard)}
             free2 = tuple(sorted(names2 - ENUMERATED - set(loops)))
             sp2 = split(abstracted, enumerated, frozenset(free2))
-            if sp2.separable or _better_entangled(proof.offset, sp.entangled, abstracted,
-                                                  sp2.entangled, linear_in):
+            # A symbol the later proofs let take every value must not stand for a
+            # subterm with few values ((n / 4) % 4 + 1 is 1..4): its worst would be
+            # one the subterm never takes. A shift of the whole warp may (separable).
+            if sp2.separable or (_better_entangled(
+                    proof.offset, sp.entangled, abstracted, sp2.entangled, linear_in)
+                    and not any(_few_values(e, proof) for e in made)):
                 proof.offset, proof.free, sp = abstracted, free2, sp2
                 break
     return sp
+
+
+def _few_values(e: Expr, proof: _Proof) -> bool:
+    """Whether ``e`` takes fewer than 2**16 values over every value of its uniform
+    symbols' types and the lanes' and loops' ranges."""
+    env = dict(_ranges(proof.run, proof.warps, proof.loops, proof.sequences, (), ()))
+    for s in free_symbols(e):
+        if s.name not in env:
+            t = s.type
+            env[s.name] = ((-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed
+                           else (0, (1 << t.bits) - 1))
+    r = interval(e, env)
+    return r is not None and r[1] - r[0] < 1 << 16
 
 
 def _better_entangled(offset: Expr, entangled: tuple[str, ...], abstracted: Expr,
@@ -2373,12 +2427,14 @@ def _prove_linear(proof: _Proof, s_name: str) -> AccessResult:
         raise _NotLinear()
 
     seen: set[tuple[int, int]] = set()  # every (wavefronts, ideal) met, over S and shifts
+    iterations: set[tuple[int, int]] = set()  # the worst of each loop iteration, too
 
     def cost_for(sv: int) -> _Outcome | None:
         check_budget()
         worst: _Outcome | None = None
         for r in shifts:
             at_shift: _Outcome | None = None
+            per_iteration: dict[tuple[int, ...], tuple[int, int]] = {}
             for case, g in zip(cases, slopes, strict=True):
                 addrs = [None if a is None else a + sv * gi + r
                          for a, gi in zip(case.addresses, g, strict=True)]
@@ -2389,8 +2445,12 @@ def _prove_linear(proof: _Proof, s_name: str) -> AccessResult:
                 o = _Outcome(c, case, r, addrs)
                 if _better(o, at_shift):
                     at_shift = o
+                key = case.loop_values
+                per_iteration[key] = max(per_iteration.get(key, (0, 0)),
+                                         (c.wavefronts, c.ideal))
             if at_shift is not None:
                 seen.add((at_shift.cost.wavefronts, at_shift.cost.ideal))
+                iterations.update(per_iteration.values())
                 if _better(at_shift, worst):
                     worst = at_shift
         return worst
@@ -2410,7 +2470,18 @@ def _prove_linear(proof: _Proof, s_name: str) -> AccessResult:
         return result("unknown", None, "every lane's address is misaligned")
     worst = max(every, key=lambda o: (o.cost.ways, o.cost.wavefronts))
     name = _display(s_name)
+    if len(seen) == 1 and len(iterations) > 1 and loops:
+        label = _loop_label(loops, worst.case.loop_values,
+                            _index_counters(proof.all_syms, warps))
+        in_iteration = label.startswith("iteration")
+        return result("worst-case", worst.cost, ("in " if in_iteration else "when ") + label,
+                      worst, kind="cause" if in_iteration else "condition")
     if len(seen) == 1:
+        if proof.guard_note is not None and worst.cost.wavefronts > worst.cost.ideal \
+                and not access.collective:
+            return result("worst-case", worst.cost,
+                          f"if every lane passes the guard ({proof.guard_note})", worst,
+                          kind="condition")
         return result("proved", worst.cost, None, worst)
     ways = {r: o.cost.ways for r, o in generic.items()}
     formula = _gcd_formula(name, ways)
@@ -2574,7 +2645,7 @@ def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
     if bits is not None and guard is not None:
         g = low_bits(guard, names, 64, bounds)
         bits = None if g is None else max(bits, g)
-    if bits is None or bits == 0:
+    if bits is None:
         return None
     classes = 1 << (bits * len(names))
     sequences = proof.sequences
@@ -2589,8 +2660,10 @@ def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
     at = {n: i for i, n in enumerate(free)}
     shifts = (range(0, p, proof.align) if proof.base is None or len(names) < len(free)
               else (proof.base % p,))
-    seen: set[tuple[int, int]] = set()
-    worst: list[tuple[_Outcome, tuple[int, ...]]] = []
+    seen: set[tuple[int, int]] = set()  # every cost of every loop iteration, class, shift
+    worst: dict[tuple[int, ...], _Outcome] = {}  # the classes that give the worst
+    by_iteration: set[tuple[int, ...]] = set()  # classes whose iterations cost apart
+    best: _Outcome | None = None
     for combo in itertools.product(range(1 << bits), repeat=len(names)):
         check_budget()
         values = [0] * len(free)
@@ -2604,31 +2677,45 @@ def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
         for o in _worst_over_shifts(cases, shifts, access, arch, bank_mode,
                                     proof.cache).values():
             seen.add((o.cost.wavefronts, o.cost.ideal))
-            if not worst or _better(o, worst[0][0]):
-                worst = [(o, combo)]
-            elif not _better(worst[0][0], o):
-                worst.append((o, combo))
-    if not worst:
+            if proof.loops:  # an iteration that costs less: not the same in every one
+                its = {(c.wavefronts, c.ideal) for c in _by_iteration(
+                    cases, o.shift, access, arch, bank_mode, proof.cache).values()}
+                seen |= its
+                if len(its) > 1:
+                    by_iteration.add(combo)
+            if best is None or _better(o, best):
+                best, worst = o, {combo: o}
+            elif not _better(best, o):
+                worst.setdefault(combo, o)
+    if best is None:
         return None
-    best = worst[0][0]
     if len(seen) == 1:
+        if proof.guard_note is not None and best.cost.wavefronts > best.cost.ideal \
+                and not access.collective:
+            return proof.result("worst-case", best.cost,
+                                f"if every lane passes the guard ({proof.guard_note})", best,
+                                kind="condition")
         return proof.result("proved", best.cost, None, best)
 
     def plain(combo: tuple[int, ...]) -> tuple[int, ...]:
         # powers of two first (the sizes programs use), then the least
         return (sum(v & (v - 1) != 0 for v in combo), *combo)
 
-    outcome, combo = min(worst, key=lambda w: plain(w[1]))
+    combo = min(worst, key=plain)
+    outcome = worst[combo]
     shown = ", ".join(f"{_display(n)} = {wrap(v, types[n])}"
                       for n, v in zip(names, combo, strict=True))
-    modulus = 1 << bits
-    others = len(worst) - 1
+    if combo in by_iteration:
+        shown += ", " + _loop_label(proof.loops, outcome.case.loop_values,
+                                    _index_counters(proof.all_syms, proof.warps))
     cond = f"when {shown}"
-    if others:
-        cond += (f" ({others + 1} of every {classes} consecutive values of "
+    if classes > 1 and len(worst) == classes:
+        cond += f" (and every other value of {_names(list(names))})"
+    elif classes > 1:
+        cond += (f" ({len(worst)} of every {classes} consecutive values of "
                  f"{_names(list(names))} give this)" if len(names) == 1 else
-                 f" ({others + 1} of the {classes} combinations of their values modulo "
-                 f"{modulus} give this)")
+                 f" ({len(worst)} of the {classes} combinations of their values modulo "
+                 f"{1 << bits} give this)")
     return proof.result("worst-case", outcome.cost, cond, outcome, kind="condition")
 
 
