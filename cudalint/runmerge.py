@@ -61,6 +61,10 @@ def _result_context(report: FileReport, r: AccessResult) -> _Context:
     return None
 
 
+def _calls(r: AccessResult) -> tuple[tuple[str, int, int], ...]:
+    return tuple((_abs(s.file), s.line, s.column) for s in r.access.call_sites)
+
+
 def _rank(r: AccessResult) -> tuple[float, int, int]:
     # As the model combines shapes: the more ways, the more wavefronts, the less proved.
     status = {"proved": 0, "worst-case": 1, "unknown": 2}.get(r.status, 2)
@@ -75,7 +79,8 @@ def dedupe_reports(reports: Sequence[FileReport]) -> None:
     are; among those, results in a kernel beat the device function analysed on its own,
     results of a known instantiation beat the uninstantiated template, and a known block
     shape (launch, annotation, option) beats the assumed one; of equal ones (same kernel,
-    instantiation and shape) the worse is kept, the first in task order on a tie, so
+    instantiation, shape and calls: a helper's line called twice in a kernel is two
+    accesses, ``Access.call_sites``) the worse is kept, the first in task order on a tie, so
     that ``-j`` does not change the output. Diagnostics about dropped results go with
     them; diagnostics without a result (clang's errors in a header) are kept once.
     """
@@ -151,16 +156,19 @@ def _drop_duplicate_results(
                     for r in same_inst:
                         if r.block_dim_source == "assumed":
                             dropped.add(id(r))
-                best: dict[tuple[int | None, int | None, int | None] | None, AccessResult] = {}
+                # A helper's line called twice in the kernel is two accesses, told
+                # apart by their calls (Access.call_sites): each call keeps its result.
+                best: dict[tuple[object, ...], AccessResult] = {}
                 for r in same_inst:
                     if id(r) in dropped:
                         continue
-                    other = best.get(r.block_dim)
+                    key = (r.block_dim, _calls(r))
+                    other = best.get(key)
                     if other is None:
-                        best[r.block_dim] = r
+                        best[key] = r
                     elif _rank(r) > _rank(other):
                         dropped.add(id(other))
-                        best[r.block_dim] = r
+                        best[key] = r
                     else:
                         dropped.add(id(r))
     if not dropped:

@@ -91,3 +91,43 @@ def test_records_of_the_measured_instantiation() -> None:
     assert not score.instantiation_matches("T=double, blockSize=256, nIsPow2=true", targs)
     assert not score.instantiation_matches("T=int", targs)
     assert score.template_args("softmax_forward_kernel4(float *, int)") is None
+
+
+def _measured(ratio: float, ops: list[str]) -> dict[str, Any]:
+    return {"ratio": ratio, "wavefronts": ratio, "ideal": 1, "exact": None, "targs": None,
+            "block": [32, 1, 1], "kernel": "k(float *)", "program": "p", "args": [], "ops": ops}
+
+
+def _record(line: int, end_line: int, kind: str, wavefronts: int, **extra: Any) -> dict[str, Any]:
+    return {"file": "f.cu", "line": line, "end_line": end_line, "kernel": "k", "kind": kind,
+            "wavefronts": wavefronts, "ideal_wavefronts": 1, "status": "proved", **extra}
+
+
+def test_store_charged_to_the_last_line_of_its_statement() -> None:
+    """`reinterpret_cast<float4 *>(&Bs[...])[0] = ...;` over four lines: the subscript on
+    lines 33-34, the STS.128 on line 36 (SGEMM_CUDA); counted from where the access ends."""
+    store = _record(33, 34, "store", 1)
+    assert score.statement_records([store], 36, ["STS.128"]) == [store]
+    assert score.statement_records([store], 37, ["STS.128"]) == []
+    assert score.statement_records([store], 36, ["LDS.128"]) == []  # not a load
+    one_line = _record(33, 33, "store", 1)
+    assert score.statement_records([one_line], 36, ["STS"]) == []
+
+
+def test_call_line_clean_is_not_a_false_alarm() -> None:
+    """A helper's records through a call (`called_at`) describe all of its instructions;
+    ncu leaves only some on the call's line: clean there does not refute a conflict,
+    conflicted there is found."""
+    call = [{"file": "f.cu", "line": 9, "column": 5}]
+    helper = _record(3, 3, "load", 2, called_at=call)
+    measured = {("r", "f.cu", 9, "k"): _measured(1.0, ["LDS"]),
+                ("r", "f.cu", 3, "k"): _measured(2.0, ["LDS"])}
+    res = {(ln["line"]): ln["outcome"] for ln in score.score(measured, {"r": [helper]})["lines"]}
+    assert res == {9: "not-scored", 3: "found"}
+    measured[("r", "f.cu", 9, "k")] = _measured(2.0, ["LDS"])
+    res = {(ln["line"]): ln["outcome"] for ln in score.score(measured, {"r": [helper]})["lines"]}
+    assert res == {9: "found", 3: "found"}
+    clean = _record(3, 3, "load", 1, called_at=call)
+    measured[("r", "f.cu", 9, "k")] = _measured(1.0, ["LDS"])
+    res = {(ln["line"]): ln["outcome"] for ln in score.score(measured, {"r": [clean]})["lines"]}
+    assert res == {9: "correct", 3: "missed"}

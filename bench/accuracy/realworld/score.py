@@ -22,7 +22,10 @@ a `__device__` helper that cudalint analyses as its own unit takes the records
 of that line whatever their kernel. A line with no record of its own that calls
 a helper takes the records of the helper's accesses made through that call
 (`called_at`): ncu puts some of an inlined helper's instructions on the call's
-line (bitonic sort's `Comparator(s_key[pos], ...)`). Its verdict: *conflicted* if any record has
+line (bitonic sort's `Comparator(s_key[pos], ...)`). Only some: a call line
+measured clean where cudalint says the helper conflicts through that call is not
+scored (the conflicting instructions may be on the helper's lines), while one
+measured conflicted is found or missed as usual. Its verdict: *conflicted* if any record has
 more wavefronts than ideal, *unknown* if a record is unknown and none is
 conflicted, *clean* otherwise, *missing* without any record.
 """
@@ -181,13 +184,16 @@ def statement_records(recs: list[dict[str, Any]], line: int, ops: list[str]) -> 
     """Records for a measured line that holds none: nvcc puts an access's instruction on
     another line of its statement (the right-hand side of a two-line assignment, the
     last line of a subscript), cudalint on the line where the access starts. An access
-    whose span covers the line, else the one access of the same kind that starts one or
-    two lines above it (none if that is ambiguous)."""
+    whose span covers the line, else the one access of the same kind that ends one or
+    two lines above it (none if that is ambiguous): a store whose subscript takes two
+    lines and whose value two more (SGEMM_CUDA's `reinterpret_cast<float4 *>(&Bs[...])[0]
+    = reinterpret_cast<float4 *>(&B[...])[0];` over four lines) is charged to the last."""
     cover = [r for r in recs if r["line"] < line <= r.get("end_line", r["line"])]
     if cover:
         return cover
     kinds = {op_kind(o) for o in ops}
-    near = [r for r in recs if line - 2 <= r["line"] < line and r.get("kind") in kinds]
+    near = [r for r in recs if line - 2 <= r.get("end_line", r["line"]) < line
+            and r.get("kind") in kinds]
     starts = {r["line"] for r in near}
     return near if len(starts) == 1 else []
 
@@ -231,9 +237,11 @@ def score(measured: dict[tuple[str, str, int, str], dict[str, Any]],
         recs = by_line.get((repo, file, line), [])
         if not recs:
             recs = statement_records(by_span.get((repo, file), []), line, m["ops"])
+        via_call = False
         if not recs:
             # ncu put the inlined helper's instructions on the call's line
             recs = by_call.get((repo, file, line), [])
+            via_call = bool(recs)
         mine = [r for r in recs if r.get("kernel") == kern]
         if not mine:  # a helper analysed as its own unit
             mine = [r for r in recs]
@@ -245,7 +253,11 @@ def score(measured: dict[tuple[str, str, int, str], dict[str, Any]],
             ("conflicted", "conflicted"): "found", ("conflicted", "clean"): "missed",
             ("clean", "conflicted"): "false-alarm", ("clean", "clean"): "correct",
         }.get((mv, p["verdict"]), p["verdict"] if p["verdict"] in ("unknown", "missing") else "not-scored")
-        if mv == "marginal":
+        if mv == "marginal" or (via_call and outcome == "false-alarm"):
+            # A call's line holds only the part of the inlined helper that ncu left on
+            # it (bitonic sort's second `Comparator(...)` call: two of its loads per
+            # warp; the rest on the helper's lines), so a clean measurement there does
+            # not refute what cudalint says of the helper's accesses through the call.
             outcome = "not-scored"
         exact_ok = None
         if m["exact"] is not None and p.get("exact") is not None and outcome != "not-scored":
