@@ -2628,10 +2628,9 @@ def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
     names = tuple(dict.fromkeys(n for n in entangled if n in free))
     p = period(arch, bank_mode, access.width)
     syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
-    inductions = {s.name for s in syms if s.induction is not None}
+    inductions = {s.name: s for s in syms if s.induction is not None}
     if not names or p & (p - 1) or any(
-            _sampleable(n) or n in inductions or not re.fullmatch(r"[A-Za-z_]\w*", n)
-            for n in names):
+            _sampleable(n) or not re.fullmatch(r"[A-Za-z_]\w*", n) for n in names):
         # only a parameter takes every value its type holds: a loop's counter, a
         # built-in index or a value computed from others takes some of them
         return None
@@ -2646,6 +2645,8 @@ def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
         g = low_bits(guard, names, 64, bounds)
         bits = None if g is None else max(bits, g)
     if bits is None:
+        return None
+    if any(n in inductions and not _every_residue(inductions[n], bits, syms) for n in names):
         return None
     classes = 1 << (bits * len(names))
     sequences = proof.sequences
@@ -2717,6 +2718,26 @@ def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
                  f" ({len(worst)} of the {classes} combinations of their values modulo "
                  f"{1 << bits} give this)")
     return proof.result("worst-case", outcome.cost, cond, outcome, kind="condition")
+
+
+def _every_residue(counter: Sym, bits: int, syms: set[Sym]) -> bool:
+    """Whether a loop counter takes every value modulo ``2**bits``: a counter that
+    starts at a value computed from parameters the offset reads nowhere else and that
+    takes at least ``2**(bits + 1)`` values from 1 up runs its first iteration at each of
+    them (``for (stride = arrayLength / 2; stride > 0; stride >>= 1)``)."""
+    ind = counter.induction
+    if ind is None or not (ind.cmp in ("!=", ">", ">=") and isinstance(ind.bound, Const)
+                           and ind.bound.value <= 1 and (ind.cmp != ">" or ind.bound.value >= 0)):
+        return False
+    inputs = free_symbols(ind.start)
+    others = {s.name for s in syms} - {counter.name}
+    if not inputs or any(s.induction is not None or s.lane_dependent or s.name in others
+                         or not re.fullmatch(r"[A-Za-z_]\w*", s.name) for s in inputs):
+        return False
+    env = {s.name: ((-(1 << (s.type.bits - 1)), (1 << (s.type.bits - 1)) - 1)
+                    if s.type.signed else (0, (1 << s.type.bits) - 1)) for s in inputs}
+    r = interval(ind.start, env)
+    return r is not None and r[1] >= max(r[0], 1) + (2 << bits)
 
 
 def _sampled(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult:
