@@ -80,3 +80,40 @@ def test_identical_findings_of_two_calls_are_tagged(
     assert len(lines) == 2
     assert "(called at 14:5)" in lines[0] + lines[1]
     assert "(called at 15:5)" in lines[0] + lines[1]
+
+
+# The same finding through three calls: one diagnostic that names its calls in the line
+# formats; the records (JSON) stay one per call.
+_THRICE = """\
+__device__ void put(float *s, int i) { s[i * 2] = 1.0f; }
+__global__ void thrice(float *out) {
+    __shared__ float b[128];
+    put(b, threadIdx.x);
+    put(b, threadIdx.x);
+    put(b, threadIdx.x);
+    out[threadIdx.x] = b[threadIdx.x];
+}
+void run(float *o) { thrice<<<1, 32>>>(o); }
+"""
+
+
+@pytest.mark.parametrize("fmt", ["concise", "text", "github"])
+def test_one_finding_through_several_calls_is_one_diagnostic(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    src = tmp_path / "thrice.cu"
+    src.write_text(_THRICE)
+    _, out, _ = run_cli(capsys, "--format", fmt, "--color", "never", str(src), isolated=True)
+    found = [ln for ln in out.splitlines() if "2-way bank conflict" in ln]
+    assert len(found) == 1, out
+    assert "called at 3 places: 4:5; 5:5; 6:5" in found[0]
+
+
+def test_records_stay_one_per_call(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "thrice.cu"
+    src.write_text(_THRICE)
+    _, out, _ = run_cli(capsys, "--format", "json", "--show-all", str(src), isolated=True)
+    recs = [r for r in json.loads(out)["accesses"] if r["line"] == 1]
+    assert sorted(r["called_at"][0]["line"] for r in recs) == [4, 5, 6]

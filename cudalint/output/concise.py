@@ -30,9 +30,11 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
     tags = kernel_tags(reports)
     for report in reports:
         for d in report.diagnostics:
+            if id(d) in tags.skip:
+                continue
             mark = " [*]" if fixable(d) == "safe" else ""
             # escapes line breaks too: one line each
-            message = printable(d.message + tags.get(id(d), ""))
+            message = printable(d.message + tags.tags.get(id(d), ""))
             lines.append(f"{printable(d.file)}:{d.line}:{d.column}: {d.code}{mark} {message}")
     out = "".join(line + "\n" for line in lines)
     if not options.quiet:

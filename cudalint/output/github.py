@@ -46,7 +46,10 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
     )
     tags = kernel_tags(reports)
     for d in diagnostics:
-        message = d.message + tags.get(id(d), "") + "".join(f"\nnote: {n}" for n in d.notes)
+        if id(d) in tags.skip:
+            continue
+        notes = tags.notes.get(id(d), d.notes)
+        message = d.message + tags.tags.get(id(d), "") + "".join(f"\nnote: {n}" for n in notes)
         lines.append(annotation(
             _COMMAND.get(d.severity, "warning"),
             message,

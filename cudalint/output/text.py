@@ -17,6 +17,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from cudalint.api import FileReport
 from cudalint.diagnostics import Diagnostic
@@ -167,42 +168,102 @@ def fixable_line(reports: Sequence[FileReport]) -> str | None:
     return line
 
 
-def kernel_tags(reports: Sequence[FileReport]) -> dict[int, str]:
-    """`` (in kernel K)`` for each diagnostic (by ``id``) that would otherwise print the
-    same line as another: a ``__device__`` helper's access reported once per kernel that
-    calls it, with the same message (``Comparator`` in two bitonic-sort kernels)."""
+#: The note a helper's access carries about its call (rules.base.call_note).
+_CALL_NOTE = "called at "
+#: Calls a merged diagnostic's one-line tag names before "and N more".
+_CALLS_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class LineTags:
+    """What the line formats add to diagnostics that would print the same line: a
+    ``__device__`` helper's access reported once per kernel that calls it, or once per
+    call in one kernel. ``tags``: the text after the message, by ``id`` of the
+    diagnostic; ``skip``: diagnostics folded into another (the same finding through
+    another call of the helper, with the same notes and fix); ``notes``: the notes of a
+    diagnostic that stands for several calls (one "called at N places" note)."""
+
+    tags: dict[int, str] = field(default_factory=dict)
+    skip: set[int] = field(default_factory=set)
+    notes: dict[int, tuple[str, ...]] = field(default_factory=dict)
+
+
+def _calls(d: Diagnostic) -> str:
+    """The call chain of a helper's access, ``12:5 from 40:9`` (file names for calls in
+    another file)."""
+    if d.result is None or not d.result.access.call_sites:
+        return ""
+    access = d.result.access
+    here = access.span.file
+    calls = [("" if c.file == here else f"{os.path.basename(c.file)}:") + f"{c.line}:{c.column}"
+             for c in access.call_sites]
+    return calls[0] + (f" from {', '.join(calls[1:])}" if calls[1:] else "")
+
+
+def kernel_tags(reports: Sequence[FileReport]) -> LineTags:
+    """The :class:`LineTags` of the reports: ``(in kernel K)`` where kernels differ;
+    within one kernel, the findings of one helper line through different calls with the
+    same message, notes and fix are one diagnostic that names its calls (``called at 3
+    places: 61:5 from 99:9; ...``), and a call alone is named (``called at 14:5``)."""
     groups: dict[tuple[str, int, int, str, str], list[Diagnostic]] = {}
     for report in reports:
         for d in report.diagnostics:
             if d.result is not None:
                 groups.setdefault((d.file, d.line, d.column, d.code, d.message), []).append(d)
-    tags: dict[int, str] = {}
+    out = LineTags()
     for same in groups.values():
         if len(same) < 2:
             continue
         kernels = [d.result.access.kernel for d in same if d.result is not None]
+        by_kernel: dict[str, list[Diagnostic]] = {}
         for d in same:
-            if d.result is None:
-                continue
-            access = d.result.access
-            parts = []
-            if len(set(kernels)) > 1:
-                parts.append(f"in kernel {access.kernel}")
-            if kernels.count(access.kernel) > 1 and access.call_sites:
-                # the helper called twice in one kernel: which calls (Access.call_sites,
-                # the whole chain: one call site can be reached twice from further up)
-                here = access.span.file
-                calls = [("" if c.file == here else f"{os.path.basename(c.file)}:")
-                         + f"{c.line}:{c.column}" for c in access.call_sites]
-                parts.append(f"called at {calls[0]}"
-                             + (f" from {', '.join(calls[1:])}" if calls[1:] else ""))
-            if parts:
-                tags[id(d)] = f" ({', '.join(parts)})"
-    return tags
+            if d.result is not None:
+                by_kernel.setdefault(d.result.access.kernel, []).append(d)
+        for kernel, members in by_kernel.items():
+            # one diagnostic per kind of finding; the calls that give it, together
+            kinds: dict[tuple[object, ...], list[Diagnostic]] = {}
+            for d in members:
+                key = (tuple(n for n in d.notes if not n.startswith(_CALL_NOTE)),
+                       d.fix.title if d.fix is not None else None, d.severity)
+                kinds.setdefault(key, []).append(d)
+            several = len(members) > 1
+            for kind in kinds.values():
+                first = kind[0]
+                parts = []
+                if len(set(kernels)) > 1:
+                    parts.append(f"in kernel {kernel}")
+                chains = [c for c in (_calls(d) for d in kind) if c]
+                if len(kind) > 1 and len(chains) == len(kind):
+                    out.skip.update(id(d) for d in kind[1:])
+                    many = len(chains) > _CALLS_SHOWN + 1  # never "and 1 more"
+                    shown = "; ".join(chains[:_CALLS_SHOWN] if many else chains) + (
+                        f"; and {len(chains) - _CALLS_SHOWN} more" if many else "")
+                    parts.append(f"called at {len(chains)} places: {shown}")
+                    notes = [n for n in first.notes if not n.startswith(_CALL_NOTE)]
+                    full = [n[len(_CALL_NOTE):] for d in kind for n in d.notes
+                            if n.startswith(_CALL_NOTE)]
+                    at = next((i for i, n in enumerate(first.notes)
+                               if n.startswith(_CALL_NOTE)), len(notes))
+                    notes.insert(at, f"called at {len(full)} places: " + "; ".join(full))
+                    out.notes[id(first)] = tuple(notes)
+                elif several and chains:
+                    # the helper called twice in one kernel: which calls (the whole
+                    # chain: one call site can be reached twice from further up)
+                    for d in kind:
+                        tag_parts = [*parts, f"called at {_calls(d)}"] if _calls(d) else parts
+                        if tag_parts:
+                            out.tags[id(d)] = f" ({', '.join(tag_parts)})"
+                    continue
+                if parts:
+                    out.tags[id(first)] = f" ({', '.join(parts)})"
+                    if len(kind) > 1 and len(chains) != len(kind):
+                        for d in kind[1:]:
+                            out.tags[id(d)] = out.tags[id(first)]
+    return out
 
 
 def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool,
-                      tag: str = "") -> list[str]:
+                      tag: str = "", notes: Sequence[str] | None = None) -> list[str]:
     head = (
         _paint(f"{printable(d.file)}:{d.line}:{d.column}:", _BOLD, color)
         + " "
@@ -219,7 +280,7 @@ def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool,
             out.append(ex[0])
             out.append(_paint(ex[1], _CARET_COLOR, color))
     out.extend("  " + _paint("note:", _NOTE_COLOR, color) + " " + printable(note)
-               for note in d.notes)
+               for note in (d.notes if notes is None else notes))
     if d.fix is not None:
         # The fix, under the notes (issue 5): its title says what, the cost and, for a
         # fix --fix will not apply, why.
@@ -241,6 +302,8 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
     tags = kernel_tags(reports)
     for report in reports:
         for d in report.diagnostics:
+            if id(d) in tags.skip:
+                continue
             # A diagnostic in an included file shows no excerpt of the main file; an
             # access in a project header shows the header's line.
             source = report.source if d.file == report.path else None
@@ -248,8 +311,9 @@ def render(reports: Sequence[FileReport], options: RenderOptions) -> str:
                 if d.file not in headers:
                     headers[d.file] = _read_or_none(d.file)
                 source = headers[d.file]
-            blocks.append("\n".join(render_diagnostic(d, source, options.color,
-                                                   tags.get(id(d), ""))) + "\n")
+            blocks.append("\n".join(render_diagnostic(
+                d, source, options.color, tags.tags.get(id(d), ""),
+                tags.notes.get(id(d)))) + "\n")
     if not options.quiet:
         fixes = fixable_line(reports)
         blocks.append(summary(reports) + "\n" + (fixes + "\n" if fixes else ""))
