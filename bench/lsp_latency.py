@@ -251,12 +251,17 @@ def run_case(case: Case, root: Path, edits: int, check: bool, argv: list[str],
     }
 
 
-def cpu_case(case: Case, root: Path, edits: int, incremental: bool) -> dict[str, Any]:
+def cpu_case(case: Case, root: Path, edits: int, incremental: bool,
+             where: str = "kernel") -> dict[str, Any]:
     """CPU time per edit of the worker's pipeline in this process (``checker.check_source``
     on each edited text, as the server's worker runs it), and how much of it the walker
     (frontend IR) and the rules (with the fix re-checks) take: less sensitive to a loaded
     machine than the wall-clock latency. ``incremental``: as the server's worker, with the
-    kept parse and the slice cache. Run each mode in its own process (``--cpu`` does)."""
+    kept parse, the walker's reuse and the slice cache. Run each mode in its own process
+    (``--cpu`` does). ``where``: ``kernel``, a keystroke at the end of the case's kernel
+    line (as the server benchmark); ``launch``, at the end of the first line with a
+    ``<<<`` launch (host code); ``newline``, an empty line added after the kernel line and
+    removed again, in turn."""
     from cudalint import checker
     from cudalint.budget import Budget
     from cudalint.frontend import parse as frontend_parse
@@ -270,6 +275,8 @@ def cpu_case(case: Case, root: Path, edits: int, incremental: bool) -> dict[str,
     text = file.read_bytes()
     lines = text.split(b"\n")
     anchor = next(i for i, line in enumerate(lines) if case.anchor.encode() in line)
+    if where == "launch":
+        anchor = next(i for i, line in enumerate(lines) if b"<<<" in line)
     options = Options(include_dirs=tuple(str(root / d) for d in case.includes))
     spent = {"walk": 0.0, "rules": 0.0}
     walk, rules = walker.walk_translation_unit, checker.run_rules
@@ -287,8 +294,12 @@ def cpu_case(case: Case, root: Path, edits: int, incremental: bool) -> dict[str,
     checker.run_rules = timed("rules", rules)  # type: ignore[assignment]
     try:
         def edit(k: int) -> None:
-            edited = b"\n".join([*lines[:anchor], lines[anchor] + b" //" + b"x" * k,
-                                 *lines[anchor + 1:]])
+            if where == "newline":
+                added = [b""] if k % 2 else []
+                edited = b"\n".join([*lines[:anchor + 1], *added, *lines[anchor + 1:]])
+            else:
+                edited = b"\n".join([*lines[:anchor], lines[anchor] + b" //" + b"x" * k,
+                                     *lines[anchor + 1:]])
             report = checker.check_source(str(file), edited, options,
                                           checker.DEFAULT_SELECTION, Budget(None))
             assert report.error is None, report.error
@@ -300,13 +311,20 @@ def cpu_case(case: Case, root: Path, edits: int, incremental: bool) -> dict[str,
             started = time.process_time()
             edit(k)
             times.append(time.process_time() - started)
+        reused = ""
+        documents = frontend_parse._documents
+        if documents is not None:  # the walker's reuse (cudalint.frontend.reuse), all edits
+            walks = documents.document(str(file)).walks
+            reused = f"{walks.runs_reused}/{walks.runs_reused + walks.runs_done}"
     finally:
         frontend_parse.walk_translation_unit = walk
         checker.run_rules = rules
     return {"case": case.name, "mode": "incremental" if incremental else "full",
+            "where": where,
             "file": case.file, "cpu_median_ms": statistics.median(times) * 1000,
             "cpu_p90_ms": percentile(times, 0.9) * 1000,
-            "walk_ms": spent["walk"] / edits * 1000, "rules_ms": spent["rules"] / edits * 1000}
+            "walk_ms": spent["walk"] / edits * 1000, "rules_ms": spent["rules"] / edits * 1000,
+            "runs_reused": reused}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -326,6 +344,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu", action="store_true",
                         help="instead of the server's latency: the CPU time per edit of "
                              "the worker's pipeline, both ways, each in a process of its own")
+    parser.add_argument("--where", choices=("kernel", "launch", "newline"), default="kernel",
+                        help="with --cpu: where the edits are: a keystroke in the kernel "
+                             "line (default), a keystroke in the first launch's line, or "
+                             "an empty line added after the kernel line and removed, in turn")
     parser.add_argument("--cpu-one", nargs=2, metavar=("CASE", "MODE"),
                         help=argparse.SUPPRESS)
     parser.add_argument("server_args", nargs="*",
@@ -335,11 +357,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.cpu_one:
         case = next(c for c in CASES if c.name == args.cpu_one[0])
         root = ROOT if case.repo is None else Path(args.repos) / case.repo
-        print(json.dumps(cpu_case(case, root, args.edits, args.cpu_one[1] == "incremental")))
+        print(json.dumps(cpu_case(case, root, args.edits, args.cpu_one[1] == "incremental",
+                                  args.where)))
         return 0
     if args.cpu:
-        print("| file | pipeline | CPU median (ms) | CPU p90 (ms) | walker (ms) | rules (ms) |")
-        print("|---|---|---|---|---|---|")
+        print("| file | pipeline | CPU median (ms) | CPU p90 (ms) | walker (ms) | rules (ms) "
+              "| function runs reused |")
+        print("|---|---|---|---|---|---|---|")
         for case in CASES:
             root = ROOT if case.repo is None else Path(args.repos) / case.repo
             if case.name not in wanted or not (root / case.file).is_file():
@@ -347,11 +371,12 @@ def main(argv: list[str] | None = None) -> int:
             for mode in ("full", "incremental"):
                 out = subprocess.run(
                     [sys.executable, __file__, "--cpu-one", case.name, mode, "--edits",
-                     str(args.edits), "--repos", args.repos],
+                     str(args.edits), "--repos", args.repos, "--where", args.where],
                     capture_output=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
                 r = json.loads(out.stdout)
                 print(f"| {r['file']} | {r['mode']} | {r['cpu_median_ms']:.0f} | "
-                      f"{r['cpu_p90_ms']:.0f} | {r['walk_ms']:.0f} | {r['rules_ms']:.0f} |")
+                      f"{r['cpu_p90_ms']:.0f} | {r['walk_ms']:.0f} | {r['rules_ms']:.0f} | "
+                      f"{r['runs_reused'] or '-'} |")
         return 0
     results = []
     for case in CASES:

@@ -22,6 +22,7 @@ import clang.cindex as ci
 
 from cudalint.frontend import cache as _cache
 from cudalint.frontend import shim
+from cudalint.frontend.reuse import WalkReuse
 from cudalint.frontend.walker import walk_translation_unit
 from cudalint.ir import Note, Span, TranslationUnit
 from cudalint.options import Options
@@ -595,6 +596,9 @@ class ParsedDocument:
         self._args: list[str] | None = None
         self._includes: list[tuple[str, str | None, int, int, int]] = []
         self._signature: tuple[object, ...] = ()
+        #: The previous walk's results, reused where their inputs did not change
+        #: (``cudalint.frontend.reuse``); emptied with the unit.
+        self.walks = WalkReuse()
         # one parse at a time: an analysis thread that outlived its time budget may still
         # be walking the unit (its worker ends soon after, see cudalint.manager)
         self._lock = threading.Lock()
@@ -651,11 +655,12 @@ class ParsedDocument:
         unit_tu = cast(ci.TranslationUnit, walked)
         notes = _diagnostic_notes(unit_tu, self.path, options)
         return walk_translation_unit(unit_tu, self.path, source, notes, options.defines,
-                                     options.arch)
+                                     options.arch, reuse=self.walks)
 
     def close(self) -> None:
         """Free the translation unit (the next :meth:`parse` parses from scratch)."""
         self._tu, self._args, self._includes, self._signature = None, None, [], ()
+        self.walks.clear()
 
 
 class DocumentStore:

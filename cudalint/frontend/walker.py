@@ -11,9 +11,12 @@ with unknown parameters.
 
 from __future__ import annotations
 
+import copy
 import ctypes
+import hashlib
 import os
 import re
+from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
@@ -54,6 +57,7 @@ from cudalint.frontend.cursors import (
 )
 from cudalint.frontend.execute import Executor, call_name, fn_key
 from cudalint.frontend.host import CONFIG_FUNCTIONS, HostLaunches
+from cudalint.frontend.reuse import FunctionRun, HostSnapshot, StableId, WalkReuse, env_signature
 from cudalint.frontend.tree import Node, build, top_level
 from cudalint.frontend.types import template_int_argument, type_size
 from cudalint.ir import (
@@ -134,6 +138,146 @@ def _read_or_empty(name: str) -> bytes:
         return b""
 
 
+@dataclass
+class _Recorder:
+    """What one function's run adds besides accesses (see ``Walker.run``'s ``run_fn``)."""
+
+    arrays: list[SharedArray] = field(default_factory=list)
+    binds: list[tuple[Access, ...]] = field(default_factory=list)
+    inlined: set[int] = field(default_factory=set)
+
+
+@dataclass
+class _ReusePlan:
+    """This walk's functions as the reuse cache names them (``Walker._plan_reuse``)."""
+
+    #: fn_key -> the function's name and place; only functions named uniquely so.
+    sids: dict[int, StableId]
+    keys: dict[StableId, int]
+    #: fn_key -> the body of a kernel left out of the context.
+    bodies: dict[int, bytes]
+    #: Whether the context is the previous walk's (its results are there to reuse).
+    kept: bool
+    #: The digest of the context (``WalkReuse.begin``).
+    context: str
+
+
+class _LazyBody(Node):
+    """A function body whose subtree is built on first use: a walk that reuses the
+    previous walk's results leaves the bodies it does not run unbuilt."""
+
+    __slots__ = ("_kids", "_owner", "_walker")
+
+    def __init__(self, cursor: ci.Cursor, kind: int, owner: ci.Cursor, walker: Walker) -> None:
+        self._kids: list[Node] | None = None
+        #: The function whose child this body is.
+        self._owner = owner
+        self._walker = walker
+        super().__init__(cursor, kind)
+
+    @property
+    def children(self) -> list[Node]:
+        if self._kids is None:
+            self._kids = self._build()
+        return self._kids
+
+    @children.setter
+    def children(self, value: list[Node]) -> None:
+        if value or self._kids is not None:  # Node.__init__'s empty list: left unbuilt
+            self._kids = value
+
+    def _build(self) -> list[Node]:
+        """The subtree as ``build`` of the function builds it: visited from the function
+        (a body visited on its own hands its children a parent cursor of another form,
+        without the function in it)."""
+        owner = self._owner
+        tu = owner._tu
+        top, mine = bytes(owner), bytes(self.cursor)
+        holder = Node(self.cursor, self.kind)
+        by_bytes: dict[bytes, Node] = {}
+
+        def visit(child: ci.Cursor, parent: ci.Cursor, _: object) -> int:
+            key = bytes(parent)
+            if key == top:
+                if bytes(child) == mine:
+                    by_bytes[mine] = holder
+                    return 2  # CXChildVisit_Recurse
+                return 1  # CXChildVisit_Continue: the function's other children are built
+            node_of = by_bytes.get(key)
+            if node_of is None:
+                return 1
+            child._tu = tu
+            node = Node(child, child._kind_id)
+            node_of.children.append(node)
+            by_bytes[bytes(child)] = node
+            return 2
+
+        ci.conf.lib.clang_visitChildren(owner, ci.cursor_visit_callback(visit), None)
+        if mine not in by_bytes:  # cannot happen; if it does, the walk is done again
+            self._walker.redo = True
+        return holder.children
+
+
+class _LazyFunction(Function):
+    """A function of a walk that reuses results: scanned (``Walker.scan_function``) the
+    first time its variables, arrays or launches are asked for, which builds its body. A
+    scan that fails then makes the walk start again without reuse (``Walker.redo``): a
+    walk from scratch leaves such a function out, with a note."""
+
+    def __init__(self, walker: Walker, node: Node, name: str, is_kernel: bool,
+                 is_device: bool, params: list[TemplateParam], body: Node | None) -> None:
+        self._walker = walker
+        self._scanned = False
+        self._error: Exception | None = None
+        super().__init__(node, name, is_kernel, is_device, params, body)
+
+    __eq__ = object.__eq__  # the dataclass's reads every field
+
+    def _scan(self) -> None:
+        if not self._scanned:
+            self._scanned = True
+            try:
+                self._walker.scan_function(self)
+            except Exception as exc:  # the walk is done again without reuse
+                self._error = exc
+                self._walker.redo = True
+
+    def scan_now(self) -> None:
+        """Scan now (if not yet), raising what the scan raised."""
+        if not self._scanned:
+            self._scanned = True
+            self._walker.scan_function(self)
+        elif self._error is not None:
+            raise self._error
+
+    @property
+    def vars(self) -> dict[int, Var]:
+        self._scan()
+        return self._vars
+
+    @vars.setter
+    def vars(self, value: dict[int, Var]) -> None:
+        self._vars = value
+
+    @property
+    def arrays(self) -> dict[int, ArrayDecl]:
+        self._scan()
+        return self._arrays
+
+    @arrays.setter
+    def arrays(self, value: dict[int, ArrayDecl]) -> None:
+        self._arrays = value
+
+    @property
+    def launches(self) -> list[Node]:
+        self._scan()
+        return self._launches
+
+    @launches.setter
+    def launches(self, value: list[Node]) -> None:
+        self._launches = value
+
+
 class Walker:
     """Walks one translation unit. It is the :class:`~cudalint.frontend.program.Program`
     that the executor and the host-launch evaluator see (mypy checks the match where it
@@ -141,9 +285,18 @@ class Walker:
 
     def __init__(
         self, tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
-        defines: tuple[str, ...], arch: str = DEFAULT_ARCH,
+        defines: tuple[str, ...], arch: str = DEFAULT_ARCH, reuse: WalkReuse | None = None,
     ) -> None:
         self.tu = tu
+        #: Results of the document's previous walk (the language server), see ``reuse.py``.
+        self.reuse = reuse
+        #: How many of ``notes`` are clang's diagnostics (the walk appends its own).
+        self._initial_notes = len(notes)
+        #: While a function runs for the reuse cache: the arrays it adds, in order.
+        self._recording: list[SharedArray] | None = None
+        #: Set when a function scanned on first use failed: the caller walks again
+        #: without reuse (``walk_translation_unit``).
+        self.redo = False
         #: The target (``sm_XX``): how nvcc lowers wmma fragment accesses depends on it.
         self.arch = arch
         self.path = path
@@ -280,14 +433,25 @@ class Walker:
 
     def run(self) -> TranslationUnit:
         self._collect(self.tu.cursor)
-        for fn in list(self.functions):
-            check_budget()
-            try:
-                self.scan_function(fn)
-            except Exception as exc:  # a construct the walker does not expect: skip it
-                self._internal_error(fn, exc)
-                self.functions.remove(fn)
-        envs = self._instantiations()
+        plan = self._plan_reuse() if self.reuse is not None else None
+        if plan is None or not plan.kept:
+            # nothing to reuse: every function scanned now, in order, as without reuse
+            for fn in list(self.functions):
+                check_budget()
+                try:
+                    if isinstance(fn, _LazyFunction):
+                        fn.scan_now()
+                    else:
+                        self.scan_function(fn)
+                except Exception as exc:  # a construct the walker does not expect: skip it
+                    self._internal_error(fn, exc)
+                    self.functions.remove(fn)
+            self.redo = False
+            if plan is not None:
+                plan = self._plan_reuse()  # the context of the functions kept
+        if plan is not None and self.reuse is not None:
+            self.reuse.begin(plan.context)
+        envs = self._instantiations(plan is not None)
         self.envs = envs
         kernels: list[Kernel] = []
         accesses: list[Access] = []
@@ -296,7 +460,7 @@ class Walker:
             Executor(self, None, Env()).array_record(a)
         inlined: set[int] = set()  # definitions inlined at a call (overloads apart)
 
-        def execute(fn: Function) -> None:
+        def execute(fn: Function, rec: _Recorder | None = None) -> None:
             fn_envs = envs.get(fn.name, [Env()]) if fn.template_params else [Env()]
 
             def run_in(env: Env) -> list[Access]:
@@ -305,11 +469,15 @@ class Walker:
                     ex.array_record(a)
                 got = ex.run()
                 inlined.update(ex.inlined)
+                if rec is not None:
+                    rec.inlined.update(ex.inlined)
                 return got
 
             for env in fn_envs:
                 got = run_in(env)
                 if fn.is_kernel:
+                    if rec is not None:
+                        rec.binds.append(tuple(got))
                     # launches that pass the parameters these accesses read as constants
                     bound, symbolic = self.host.bind_parameters(fn, env, got)
                     for b in bound:
@@ -318,11 +486,53 @@ class Walker:
                         continue
                 accesses.extend(got)
 
+        own = {fn_key(f) for f in self.functions} if plan is not None else set()
+
+        def run_fn(fn: Function) -> None:
+            """``execute(fn)``, or its result from the document's previous walk."""
+            if plan is None or self.reuse is None or fn_key(fn) not in plan.sids:
+                execute(fn)
+                return
+            sid = plan.sids[fn_key(fn)]
+            body = plan.bodies.get(fn_key(fn), b"")
+            before = tuple(self.notes[self._initial_notes:])
+            fn_envs = envs.get(fn.name, [Env()]) if fn.template_params else [Env()]
+            signature = tuple(env_signature(e) for e in fn_envs)
+            hit = self.reuse.run_of(sid, body, before)
+            if hit is not None and hit.envs == signature \
+                    and (not fn.is_kernel or len(hit.binds) == len(fn_envs)):
+                if fn.is_kernel:
+                    for env, got in zip(fn_envs, hit.binds, strict=True):
+                        self.host.bind_parameters(fn, env, list(got))
+                for a in hit.arrays:
+                    self.add_array(a)
+                self.notes.extend(hit.notes)
+                accesses.extend(hit.accesses)
+                inlined.update(plan.keys[s] for s in hit.inlined if s in plan.keys)
+                self.reuse.runs_reused += 1
+                return
+            rec = _Recorder()
+            start, notes_at = len(accesses), len(self.notes)
+            self._recording = rec.arrays
+            try:
+                execute(fn, rec)
+            finally:
+                self._recording = None
+            self.reuse.runs_done += 1
+            if any(k in own and k not in plan.sids for k in rec.inlined):
+                return  # it inlined a function the cache cannot name: not kept
+            self.reuse.runs[sid] = FunctionRun(
+                body=body, notes_before=before, envs=signature, binds=tuple(rec.binds),
+                accesses=tuple(accesses[start:]), arrays=tuple(rec.arrays),
+                notes=tuple(self.notes[notes_at:]),
+                inlined=frozenset(plan.sids[k] for k in rec.inlined if k in plan.sids),
+            )
+
         for fn in self.functions:
             try:
                 if fn.is_kernel:
                     kernels.append(self.kernel_record(fn))
-                    execute(fn)
+                    run_fn(fn)
             except Exception as exc:  # a construct the walker does not expect: skip it
                 self._internal_error(fn, exc)
         # Device functions no kernel here calls, run on their own (parameters unknown). A
@@ -335,7 +545,7 @@ class Walker:
                 continue
             start = len(accesses)
             try:
-                execute(fn)
+                run_fn(fn)
             except Exception as exc:  # a construct the walker does not expect: skip it
                 self._internal_error(fn, exc)
             standalone.append((fn_key(fn), accesses[start:]))
@@ -354,6 +564,94 @@ class Walker:
             includes=self.project_includes(),
         )
 
+    def _plan_reuse(self) -> _ReusePlan | None:
+        """Name this walk's functions for the reuse cache and digest the context (see
+        ``cudalint.frontend.reuse``): the bodies of the main file's kernels that launch
+        nothing are left out of it, each kept as the key of its own run. None: no reuse."""
+        reuse = self.reuse
+        if reuse is None:
+            return None
+        try:
+            return self._plan(reuse)
+        except Exception:  # a cursor libclang cannot describe: walk from scratch
+            reuse.clear()
+            return None
+
+    def _plan(self, reuse: WalkReuse) -> _ReusePlan:
+        h = hashlib.sha256()
+
+        def put(*parts: object) -> None:
+            for part in parts:  # each tagged with its kind and length: no two read alike
+                if isinstance(part, bytes):
+                    tag, data = b"b", part
+                elif isinstance(part, str):
+                    tag, data = b"s", part.encode("utf-8", "surrogatepass")
+                else:
+                    tag, data = b"r", repr(part).encode("utf-8", "surrogatepass")
+                h.update(b"%s%d:" % (tag, len(data)))
+                h.update(data)
+
+        put("walk-reuse-1", self.path, self.main, self.defines, self.arch)
+        sids: dict[int, StableId] = {}
+        counts: dict[StableId, int] = {}
+        cut: list[tuple[int, int, int, int, int]] = []  # body start, end, fn_key, lines
+        for fn in self.functions:
+            start = fn.node.extent.start
+            sid = (fn.name, self.source_file(start).path, start.line, start.column)
+            sids[fn_key(fn)] = sid
+            counts[sid] = counts.get(sid, 0) + 1
+            put(sid, fn.is_kernel, fn.is_device)
+            if not fn.is_kernel or fn.body is None:
+                continue
+            ext = fn.body.extent
+            s, e = ext.start, ext.end
+            if s.file is None or e.file is None or str(s.file.name) != self.main \
+                    or str(e.file.name) != self.main:
+                continue
+            a, b = int(s.offset), int(e.offset)
+            if not (0 <= a < b <= len(self.source) and self.source[a:a + 1] == b"{"
+                    and self.source[b - 1:b] == b"}"):
+                continue
+            # a kernel that launches nothing (dynamic parallelism is host code's kind):
+            # known without a scan when the previous walk left this same body out
+            hit = reuse.runs.get(sid)
+            unscanned = isinstance(fn, _LazyFunction) and not fn._scanned
+            if (hit is None or hit.body != self.source[a:b] or not unscanned) and fn.launches:
+                continue
+            cut.append((a, b, fn_key(fn), int(s.line), int(e.line)))
+        cut.sort()
+        bodies: dict[int, bytes] = {}
+        lines: list[tuple[int, int]] = []
+        at = 0
+        for a, b, k, first, last in cut:
+            if a < at:
+                continue  # overlapping extents (cannot happen): that body stays in
+            body = self.source[a:b]
+            bodies[k] = body
+            lines.append((first, last))
+            put(self.source[at:a])
+            # what of the body the rest of the walk sees: where the text after it lies,
+            # and the #defines and explicit instantiations the walker finds as text
+            text = body.decode("utf-8", errors="replace")
+            tail = len(body) - body.rfind(b"\n") - 1 if b"\n" in body else len(body)
+            put(body.count(b"\n"), tail,
+                [m.group(0) for m in DEFINE.finditer(text)],
+                [m.group(0) for m in EXPLICIT_INSTANTIATION.finditer(text)])
+            at = b
+        put(self.source[at:])
+        for text in self.project_texts()[1:]:
+            put(text)
+        for note in self.notes[:self._initial_notes]:
+            span = note.span
+            inside = span is not None and span.file == self.path and any(
+                first <= span.line <= last for first, last in lines)
+            if not inside:
+                put(note)
+        unique = {k: sid for k, sid in sids.items() if counts[sid] == 1}
+        context = h.hexdigest()
+        return _ReusePlan(unique, {sid: k for k, sid in unique.items()}, bodies,
+                          context == reuse.context, context)
+
     def reference_parameters(self, callee: ci.Cursor) -> frozenset[int]:
         """The positions of ``callee``'s parameters that are references to non-const
         (through which a call may change the caller's variables); computed once per
@@ -369,6 +667,8 @@ class Walker:
         return hit
 
     def add_array(self, rec: SharedArray) -> None:
+        if self._recording is not None:
+            self._recording.append(rec)
         self.arrays.setdefault(rec.key, rec)
 
     def function_for(self, ref: ci.Cursor | None, name: str, nargs: int) -> Function | None:
@@ -508,7 +808,10 @@ class Walker:
                 self._collect(c)
                 continue
             check_budget()
-            node = build(c)
+            if self.reuse is not None and kind not in (N.VAR_DECL, N.ENUM_DECL):
+                node = self._build_head(c)  # the body built when it is needed
+            else:
+                node = build(c)
             if kind == N.VAR_DECL:
                 self._file_var(node)
             elif kind == N.ENUM_DECL:
@@ -517,6 +820,31 @@ class Walker:
                         self.file_consts.setdefault(e.spelling, int(e.cursor.enum_value))
             else:
                 self._function(node)
+
+    def _build_head(self, c: ci.Cursor) -> Node:
+        """``build(c)`` of a function, its body (a compound statement) left unbuilt."""
+        tu = c._tu
+        top = Node(c, c._kind_id)
+        root = bytes(c)
+        by_bytes: dict[bytes, Node] = {root: top}
+
+        def visit(child: ci.Cursor, parent: ci.Cursor, _: object) -> int:
+            key = bytes(parent)
+            owner = by_bytes.get(key)
+            if owner is None:
+                return 1  # CXChildVisit_Continue (as ``build``)
+            child._tu = tu
+            kind = child._kind_id
+            if key == root and kind == N.COMPOUND_STMT:
+                top.children.append(_LazyBody(child, kind, c, self))
+                return 1
+            node = Node(child, kind)
+            owner.children.append(node)
+            by_bytes[bytes(child)] = node
+            return 2  # CXChildVisit_Recurse
+
+        ci.conf.lib.clang_visitChildren(c, ci.cursor_visit_callback(visit), None)
+        return top
 
     def _file_var(self, c: Node) -> None:
         if any(ch.kind == N.CUDASHARED for ch in c.children):
@@ -556,7 +884,10 @@ class Walker:
                                             ty.canonical_kind(ch.type)))
             elif k in (N.TEMPLATE_TYPE, N.TEMPLATE_TEMPLATE):
                 params.append(TemplateParam(ch.spelling, True))
-        fn = Function(c, c.spelling, is_kernel, is_device and not is_kernel, params, body)
+        fn = (Function(c, c.spelling, is_kernel, is_device and not is_kernel, params, body)
+              if self.reuse is None else
+              _LazyFunction(self, c, c.spelling, is_kernel, is_device and not is_kernel, params,
+                            body))
         if body is None:
             return
         self.functions.append(fn)
@@ -657,11 +988,35 @@ class Walker:
 
     # template instantiations
 
-    def _instantiations(self) -> dict[str, list[Env]]:
+    def _instantiations(self, reusing: bool = False) -> dict[str, list[Env]]:
         # Launch sites, evaluated in their host contexts (cudalint.frontend.host), give the
         # launches and the template arguments kernels are launched with.
         self.host = HostLaunches(self)
-        self.host.run()
+        reuse = self.reuse if reusing else None
+        if reuse is not None and reuse.host is not None:
+            # the previous version's evaluation: the context (all host code) is the same
+            self.host.launches = list(reuse.host.launches)
+            self.host.launch_params = list(reuse.host.launch_params)
+            self.host.instantiations = reuse.host.instantiations_copy()
+            for a in reuse.host.arrays:
+                self.add_array(a)
+            self.notes.extend(reuse.host.notes)
+            reuse.host_reused += 1
+        elif reuse is None:
+            self.host.run()
+        else:
+            # what the evaluation adds besides launches (its executor's notes and array
+            # records, if any) is kept with them
+            notes_at, self._recording = len(self.notes), []
+            try:
+                self.host.run()
+                arrays = tuple(self._recording)
+            finally:
+                self._recording = None
+            reuse.host = HostSnapshot(tuple(self.host.launches), tuple(self.host.launch_params),
+                                      copy.deepcopy(self.host.instantiations), arrays,
+                                      tuple(self.notes[notes_at:]))
+            reuse.host_done += 1
         found: dict[str, dict[str, Env]] = {
             name: dict(envs) for name, envs in self.host.instantiations.items()
         }
@@ -958,7 +1313,20 @@ class _Scanner:
 
 def walk_translation_unit(
     tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
-    defines: tuple[str, ...] = (), arch: str = DEFAULT_ARCH,
+    defines: tuple[str, ...] = (), arch: str = DEFAULT_ARCH, reuse: WalkReuse | None = None,
 ) -> TranslationUnit:
-    """The IR of a parsed translation unit (``path`` names its main file in spans)."""
-    return Walker(tu, path, source, notes, defines, arch).run()
+    """The IR of a parsed translation unit (``path`` names its main file in spans).
+
+    ``reuse``: the results of the previous walk of the same document (a language-server
+    worker's kept unit, reparsed), reused where their inputs did not change and replaced
+    by this walk's; the IR is the same as without it."""
+    if reuse is None:
+        return Walker(tu, path, source, notes, defines, arch).run()
+    diagnostics = list(notes)
+    walker = Walker(tu, path, source, notes, defines, arch, reuse)
+    unit = walker.run()
+    if walker.redo:  # a function scanned on first use failed: from scratch, as without reuse
+        reuse.clear()
+        notes[:] = diagnostics
+        unit = Walker(tu, path, source, notes, defines, arch).run()
+    return unit

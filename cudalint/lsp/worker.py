@@ -4,15 +4,19 @@
 edit, under the workers' CPU and memory caps) whose worker also keeps, between edits,
 
 - each document's libclang translation unit, reparsed with a precompiled preamble
-  instead of parsed anew (:func:`cudalint.frontend.parse.keep_documents`), and
+  instead of parsed anew (:func:`cudalint.frontend.parse.keep_documents`),
+- with it, the walker's results of the document's last version: the host-launch
+  evaluation and each kernel's and device function's run, reused while their inputs are
+  unchanged (:mod:`cudalint.frontend.reuse`), and
 - the analyses of the kernels whose inputs did not change, which are reused instead of
   proved again, also by the fix re-checks (:mod:`cudalint.model.slices`).
 
 Everything else is the per-file pipeline ``cudalint`` runs (``checker.run_task``), so the
 diagnostics are the command line's. Where the incremental path cannot help (the clang
 arguments changed, the main file's preprocessor directives or an included file changed,
-a reparse failed, a kernel's inputs changed) it parses or proves from scratch; a worker
-that dies is replaced by a fresh one, which starts from scratch.
+a reparse failed, code outside a kernel's body changed, a kernel's inputs changed) it
+parses, walks or proves from scratch; a worker that dies is replaced by a fresh one,
+which starts from scratch.
 """
 
 from __future__ import annotations

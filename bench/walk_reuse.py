@@ -1,0 +1,113 @@
+"""The walker's reuse against walks from scratch, on random edits of real files.
+
+For each file: a ``ParsedDocument`` (the language server's kept document, with the
+walker's reuse, ``cudalint.frontend.reuse``) parses it, then N random edits follow, each
+walked by the kept document and by a fresh one; the two IRs must be equal. The edits: a
+comment or a character typed at the end of a line, a character deleted, a digit changed,
+an empty line added, a line duplicated or removed; ``--kernel-share`` of them land on
+lines that look like kernel code (``threadIdx``, ``__shared__``, ``__syncthreads``, ``+=``,
+``blockDim``). Fixed seed; prints each file's counts of reused and re-run functions and
+the mismatches (exit 1 when there are any).
+
+Example::
+
+    python bench/walk_reuse.py --seed 6 --edits 8 \\
+        /work/repos/llm.c/dev/cuda/layernorm_forward.cu:/work/repos/llm.c,/work/repos/llm.c/dev/cuda
+
+(``FILE:DIR,DIR`` gives the file's include directories.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+from cudalint.frontend import FrontendError
+from cudalint.frontend import parse as frontend_parse
+from cudalint.ir import TranslationUnit
+from cudalint.options import Options
+
+HOT = (b"threadIdx", b"__shared__", b"__syncthreads", b"+=", b"blockDim")
+KINDS = ("comment", "digit", "char", "newline", "dup", "delete")
+
+
+def edit(lines: list[bytes], rnd: random.Random, share: float, kinds: list[str]
+         ) -> list[bytes] | None:
+    hot = [i for i, line in enumerate(lines) if any(t in line for t in HOT)]
+    i = rnd.choice(hot) if hot and rnd.random() < share else rnd.randrange(len(lines))
+    kind = rnd.choice(kinds)
+    line = lines[i]
+    out = list(lines)
+    if kind == "comment":
+        out[i] = line + (b" //e" if b"//" not in line and b'"' not in line else b"x")
+    elif kind == "digit":
+        digits = [j for j, c in enumerate(line) if 48 <= c <= 57]
+        if not digits:
+            return None
+        j = rnd.choice(digits)
+        out[i] = line[:j] + bytes([48 + (line[j] - 47) % 10]) + line[j + 1:]
+    elif kind == "char":
+        if not line:
+            return None
+        j = rnd.randrange(len(line))
+        out[i] = line[:j] + line[j + 1:]
+    elif kind == "newline":
+        out.insert(i, b"")
+    elif kind == "dup":
+        out.insert(i, line)
+    else:
+        del out[i]
+    return out
+
+
+def walk(doc: frontend_parse.ParsedDocument, options: Options, text: bytes
+         ) -> TranslationUnit | str:
+    try:
+        return doc.parse(options, text)
+    except FrontendError as exc:
+        return str(exc)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+", metavar="FILE[:DIR,DIR]")
+    parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--edits", type=int, default=8, help="edits per file")
+    parser.add_argument("--kernel-share", type=float, default=0.85)
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    args = parser.parse_args(argv)
+    rnd = random.Random(args.seed)
+    kinds = args.kinds.split(",")
+    total = bad = 0
+    for spec in args.files:
+        path, _, dirs = spec.partition(":")
+        options = Options(include_dirs=tuple(d for d in dirs.split(",") if d))
+        with open(path, "rb") as f:
+            lines = f.read().split(b"\n")
+        doc = frontend_parse.ParsedDocument(path)
+        walk(doc, options, b"\n".join(lines))
+        for _ in range(args.edits):
+            new = edit(lines, rnd, args.kernel_share, kinds)
+            if new is None:
+                continue
+            lines = new
+            text = b"\n".join(lines)
+            total += 1
+            kept = walk(doc, options, text)
+            fresh_doc = frontend_parse.ParsedDocument(path)
+            fresh = walk(fresh_doc, options, text)
+            fresh_doc.close()
+            if kept != fresh:
+                bad += 1
+                print(f"MISMATCH {path} after edit {total}", flush=True)
+        w = doc.walks
+        print(f"{path}: function runs reused {w.runs_reused}, run {w.runs_done}; "
+              f"host evaluations reused {w.host_reused}, done {w.host_done}", flush=True)
+        doc.close()
+    print(f"edits {total}, mismatches {bad}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
