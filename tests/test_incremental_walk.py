@@ -67,18 +67,27 @@ void run(float *out) {
 
 #: (what, old text, new text): applied in order, each to the text the previous left.
 STEPS: list[tuple[str, str, str]] = [
-    ("comment typed in strided", "buf[threadIdx.x * STRIDE] = 1.0f;",
-     "buf[threadIdx.x * STRIDE] = 1.0f;  // typing"),
+    (
+        "comment typed in strided",
+        "buf[threadIdx.x * STRIDE] = 1.0f;",
+        "buf[threadIdx.x * STRIDE] = 1.0f;  // typing",
+    ),
     ("#define in a launch's dim3", "#define THREADS 64", "#define THREADS 32"),
     ("constant in a launch's dim3", "const int ROWS = 2;", "const int ROWS = 4;"),
     ("template argument at a launch", "strided<2><<<", "strided<4><<<"),
     ("device helper's body", "return t * 2;", "return t * 3;"),
     ("host helper giving the block size", "? 32 : 64;", "? 64 : 64;"),
     ("constant passed to a kernel parameter", "(out, 1);", "(out, 2);"),
-    ("line inserted above everything", "#define THREADS 32\n",
-     "#define THREADS 32\n// a line that moves every kernel\n"),
-    ("comment typed in rows", "grid[threadIdx.y][threadIdx.x * pitch] = 0.0f;",
-     "grid[threadIdx.y][threadIdx.x * pitch] = 0.0f;  // more"),
+    (
+        "line inserted above everything",
+        "#define THREADS 32\n",
+        "#define THREADS 32\n// a line that moves every kernel\n",
+    ),
+    (
+        "comment typed in rows",
+        "grid[threadIdx.y][threadIdx.x * pitch] = 0.0f;",
+        "grid[threadIdx.y][threadIdx.x * pitch] = 0.0f;  // more",
+    ),
 ]
 
 #: Steps whose IR must differ from the previous version's (what the comparison must see).
@@ -129,7 +138,8 @@ def test_incremental_ir_equals_a_fresh_walk_after_every_edit(tmp_path: Path) -> 
 
 
 def test_edits_each_change_something_a_blind_reuse_would_keep(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The comparison above is not vacuous: with a reuse that ignores the context (every
     result kept whatever changed around it), each dependency step gives a wrong IR."""
     original: Callable[[WalkReuse, str], bool] = WalkReuse.begin
@@ -153,29 +163,35 @@ def test_incremental_diagnostics_equal_the_full_pipeline(tmp_path: Path) -> None
 
     def rows(report: checker.FileReport) -> list[tuple[object, ...]]:
         assert report.error is None, report.error
-        return [(d.code, d.file, d.line, d.column, d.end_line, d.end_column, d.message,
-                 d.notes, d.fix) for d in report.diagnostics]
+        return [
+            (d.code, d.file, d.line, d.column, d.end_line, d.end_column, d.message, d.notes, d.fix)
+            for d in report.diagnostics
+        ]
 
     store = frontend_parse.keep_documents(2)
     try:
         kept = []
         for _, data in versions():
-            report = checker.check_source(path, data, options, checker.DEFAULT_SELECTION,
-                                          Budget(None))
+            report = checker.check_source(
+                path, data, options, checker.DEFAULT_SELECTION, Budget(None)
+            )
             kept.append(rows(report))
         assert store is not None
         walks = store.document(path).walks
         assert walks.runs_reused > 0 and walks.host_reused > 0
     finally:
         frontend_parse.keep_documents(None)
-    full = [rows(checker.check_source(path, data, options, checker.DEFAULT_SELECTION,
-                                      Budget(None))) for _, data in versions()]
+    full = [
+        rows(checker.check_source(path, data, options, checker.DEFAULT_SELECTION, Budget(None)))
+        for _, data in versions()
+    ]
     assert kept == full
     assert len({tuple(r) for r in full}) >= 4  # the edits changed the diagnostics
 
 
 def test_a_function_whose_scan_fails_is_left_out_as_from_scratch(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A walk that reuses results scans functions on first use; one whose scan fails is
     left out with a note, as a walk from scratch does (that walk starts again without
     reuse), and the other functions' runs are reused on the next edits. Here a kernel's

@@ -94,13 +94,32 @@ def test_records_of_the_measured_instantiation() -> None:
 
 
 def _measured(ratio: float, ops: list[str]) -> dict[str, Any]:
-    return {"ratio": ratio, "wavefronts": ratio, "ideal": 1, "exact": None, "targs": None,
-            "block": [32, 1, 1], "kernel": "k(float *)", "program": "p", "args": [], "ops": ops}
+    return {
+        "ratio": ratio,
+        "wavefronts": ratio,
+        "ideal": 1,
+        "exact": None,
+        "targs": None,
+        "block": [32, 1, 1],
+        "kernel": "k(float *)",
+        "program": "p",
+        "args": [],
+        "ops": ops,
+    }
 
 
 def _record(line: int, end_line: int, kind: str, wavefronts: int, **extra: Any) -> dict[str, Any]:
-    return {"file": "f.cu", "line": line, "end_line": end_line, "kernel": "k", "kind": kind,
-            "wavefronts": wavefronts, "ideal_wavefronts": 1, "status": "proved", **extra}
+    return {
+        "file": "f.cu",
+        "line": line,
+        "end_line": end_line,
+        "kernel": "k",
+        "kind": kind,
+        "wavefronts": wavefronts,
+        "ideal_wavefronts": 1,
+        "status": "proved",
+        **extra,
+    }
 
 
 def test_store_charged_to_the_last_line_of_its_statement() -> None:
@@ -120,8 +139,10 @@ def test_call_line_clean_is_not_a_false_alarm() -> None:
     conflicted there is found."""
     call = [{"file": "f.cu", "line": 9, "column": 5}]
     helper = _record(3, 3, "load", 2, called_at=call)
-    measured = {("r", "f.cu", 9, "k"): _measured(1.0, ["LDS"]),
-                ("r", "f.cu", 3, "k"): _measured(2.0, ["LDS"])}
+    measured = {
+        ("r", "f.cu", 9, "k"): _measured(1.0, ["LDS"]),
+        ("r", "f.cu", 3, "k"): _measured(2.0, ["LDS"]),
+    }
     res = {(ln["line"]): ln["outcome"] for ln in score.score(measured, {"r": [helper]})["lines"]}
     assert res == {9: "not-scored", 3: "found"}
     measured[("r", "f.cu", 9, "k")] = _measured(2.0, ["LDS"])
