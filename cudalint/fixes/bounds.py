@@ -57,17 +57,49 @@ def loop_values(sym: Sym, shape: tuple[int, int, int]) -> list[int] | None:
     return values
 
 
-def index_range(expr: Expr, access: Access, unit: TranslationUnit,
-                options: Options) -> tuple[int, int] | None:
-    """(min, max) of ``expr`` over every active thread, or None when not known."""
+#: Answers of :func:`index_range` by its inputs, kept by the caller (a file's fix planner;
+#: in the language server's worker, one that outlives the file: see ``fixes.layout``).
+RangeMemo = dict[tuple[object, ...], "tuple[int, int] | None"]
+
+#: A memo that grows past this is emptied.
+RANGES_KEPT = 4096
+
+
+def index_range(expr: Expr, access: Access, unit: TranslationUnit, options: Options,
+                memo: RangeMemo | None = None) -> tuple[int, int] | None:
+    """(min, max) of ``expr`` over every active thread, or None when not known.
+
+    A pure function of ``expr``, the access's guard and the block shapes its kernel runs
+    with; ``memo`` remembers answers by exactly those (the fix planner asks the same
+    question for several candidates and diagnostics of an array, the language server's
+    worker on every edit).
+    """
+    kernel = next((k for k in unit.kernels if k.name == access.kernel), None)
+    dims = tuple(s.dims for s in shapes_for(kernel, unit, access, options))
+    if memo is None:
+        return _index_range(expr, access.guard, dims)
+    key = (expr, access.guard, dims)
+    try:
+        hit = memo.get(key, memo)
+    except RecursionError:  # an expression too deep to hash: answer it uncached
+        return _index_range(expr, access.guard, dims)
+    if hit is not memo:
+        return hit  # type: ignore[return-value]
+    r = _index_range(expr, access.guard, dims)
+    if len(memo) >= RANGES_KEPT:
+        memo.clear()
+    memo[key] = r
+    return r
+
+
+def _index_range(expr: Expr, guard: Expr | None,
+                 dims: tuple[tuple[int, int, int] | None, ...]) -> tuple[int, int] | None:
+    """:func:`index_range` over the block shapes ``dims`` (in the order shapes_for gives)."""
     loops = sorted({s for s in free_symbols(expr) if s.name not in _PARAMS},
                    key=lambda s: s.name)
     if any(s.induction is None for s in loops):
         return None
     names = tuple(s.name for s in loops)
-    kernel = next((k for k in unit.kernels if k.name == access.kernel), None)
-    shapes = shapes_for(kernel, unit, access, options)
-    guard = access.guard
     if guard is not None and any(s.name not in (*_PARAMS, *names)
                                  for s in free_symbols(guard)):
         guard = None  # a uniform condition: take every thread
@@ -78,11 +110,11 @@ def index_range(expr: Expr, access: Access, unit: TranslationUnit,
         return None
     lo: int | None = None
     hi: int | None = None
-    for shape in shapes:
-        if shape.dims is None:
+    for shape in dims:
+        if shape is None:
             return None
-        x, y, z = shape.dims
-        sequences = [loop_values(s, shape.dims) for s in loops]
+        x, y, z = shape
+        sequences = [loop_values(s, shape) for s in loops]
         if any(seq is None for seq in sequences):
             return None
         combos = list(itertools.islice(
@@ -108,9 +140,9 @@ def index_range(expr: Expr, access: Access, unit: TranslationUnit,
 
 
 def within(expr: Expr, extent: int, access: Access, unit: TranslationUnit,
-           options: Options) -> bool | None:
+           options: Options, memo: RangeMemo | None = None) -> bool | None:
     """True: always in [0, extent); False: some thread leaves it; None: not known."""
-    r = index_range(expr, access, unit, options)
+    r = index_range(expr, access, unit, options, memo)
     if r is None:
         return None
     return r[0] >= 0 and r[1] < extent

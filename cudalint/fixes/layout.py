@@ -11,15 +11,18 @@ the 48 KiB static limit) and is preferred only when it is clean and no pad is.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from cudalint import budget
 from cudalint.diagnostics import Applicability, Edit, Fix
 from cudalint.fixes import source as src
-from cudalint.fixes.bounds import within
+from cudalint.fixes.bounds import RangeMemo, within
 from cudalint.fixes.recheck import Rechecker, Verdict, kernels_using, rebuildable, static_bytes
 from cudalint.ir import Access, Binary, Cast, Const, Expr, SharedArray, TranslationUnit
+from cudalint.model import analyze as model_analyze
 from cudalint.model.arch import STATIC_SHARED_LIMIT, parse_arch, shared_memory
 from cudalint.model.banks import period
 from cudalint.model.results import AccessResult
@@ -187,6 +190,41 @@ def extent_text(text: str, pad: int) -> str:
 
 # --- the planner --------------------------------------------------------------------------------
 
+@dataclass(eq=False)
+class KeptPlans:
+    """What fix planning keeps between the analyses of a process that keeps analyses (the
+    language server's worker, :func:`cudalint.model.analyze.use_analysis_cache`): candidate
+    searches by what they read (``LayoutPlanner._search_key``) and subscript ranges
+    (:func:`cudalint.fixes.bounds.index_range`). It lives on the installed analysis cache
+    and goes with it; each dict is emptied when it outgrows its limit. Both hold answers
+    of pure functions of immutable values, never changed once stored, so the worker's
+    threads share them (single dict operations).
+    """
+
+    searches: dict[tuple[object, ...], tuple[Candidate, ...]] = field(default_factory=dict)
+    ranges: RangeMemo = field(default_factory=dict)
+
+    SEARCHES_KEPT = 256
+
+
+_KEPT_ATTRIBUTE = "fix_plans"
+_KEPT_LOCK = threading.Lock()
+
+
+def kept_plans() -> KeptPlans | None:
+    """The plans kept alongside the installed analysis cache; None when none is installed
+    (a one-shot run: nothing is kept past its file)."""
+    store = model_analyze.kept_alongside()
+    if store is None:
+        return None
+    kept = store.get(_KEPT_ATTRIBUTE)
+    if not isinstance(kept, KeptPlans):
+        with _KEPT_LOCK:
+            kept = store.get(_KEPT_ATTRIBUTE)
+            if not isinstance(kept, KeptPlans):
+                kept = store[_KEPT_ATTRIBUTE] = KeptPlans()
+    return kept
+
 
 class LayoutPlanner:
     """Derives and proves layout fixes for the arrays of one file."""
@@ -202,6 +240,9 @@ class LayoutPlanner:
         self.rechecker = rechecker
         self.arch = parse_arch(options.arch)
         self._plans: dict[tuple[int, int, str], ArrayPlan] = {}
+        #: Kept between analyses where the process keeps them, else this planner's own.
+        self._kept = kept_plans()
+        self._ranges: RangeMemo = self._kept.ranges if self._kept is not None else {}
         #: Accesses of the array being planned that go through a derived pointer.
         self._opaque: list[Access] = []
 
@@ -256,6 +297,20 @@ class LayoutPlanner:
         vector = max([vector, *(acc.width for acc in self._opaque
                                 if acc.width > first.element_bytes)])
         step = max(1, vector // first.element_bytes) if vector > first.element_bytes else 1
+        candidates = self._candidates(arrays, step)
+        if not candidates:
+            plan.failure = self._why_none(arrays)
+            return plan
+        clean = [c for c in candidates if c.clean]
+        best = clean[0] if clean else min(candidates, key=lambda c: c.total)
+        plan.candidate = best
+        plan.fix = self._fix(arrays, best, uses, vector)
+        return plan
+
+    def _search(self, arrays: list[SharedArray], step: int) -> list[Candidate]:
+        """The proved candidates worth offering (best pad, then a swizzle when no pad is
+        clean): what the planner reads of the model, none of it of the source."""
+        first = arrays[0]
         candidates: list[Candidate] = []
         if len(first.dims) >= 2:
             pad = self._best_pad(arrays, step)
@@ -271,14 +326,46 @@ class LayoutPlanner:
                 pad = self._best_pad(arrays, step, stride=stride)
                 if pad is not None:
                     candidates.append(pad)
-        if not candidates:
-            plan.failure = self._why_none(arrays)
-            return plan
-        clean = [c for c in candidates if c.clean]
-        best = clean[0] if clean else min(candidates, key=lambda c: c.total)
-        plan.candidate = best
-        plan.fix = self._fix(arrays, best, uses, vector)
-        return plan
+        return candidates
+
+    def _search_key(self, arrays: list[SharedArray], step: int) -> tuple[object, ...] | None:
+        """What :meth:`_search` reads, as a key; None when searches are not remembered.
+
+        The re-checks analyse the kernels that use the arrays (their accesses only: the
+        other kernels' accesses are neither proved nor placed with them); the static
+        layout, the block shapes and the occupancy read the unit's kernels, arrays and
+        launches; the rest is the options and ``step``.
+        """
+        if self._kept is None:  # a one-shot run: nothing to reuse
+            return None
+        kernels = {k for a in arrays for k in kernels_using(self.unit, a.key)}
+        key = (self.options, tuple(arrays), step, self.unit.file, self.unit.kernels,
+               self.unit.arrays, self.unit.launches,
+               tuple(acc for acc in self.unit.accesses if acc.kernel in kernels))
+        try:
+            hash(key)
+        except RecursionError:  # an offset too deep to hash
+            return None
+        return key
+
+    def _candidates(self, arrays: list[SharedArray], step: int) -> list[Candidate]:
+        """:meth:`_search`, remembered between analyses in a process that keeps them
+        (the language server's worker: an edit elsewhere in the file leaves the arrays
+        of the other kernels with the same search, which is then not proved again).
+        Nothing is kept from a search the time budget cut short."""
+        key = self._search_key(arrays, step)
+        if key is None or self._kept is None:
+            return self._search(arrays, step)
+        searches = self._kept.searches
+        hit = searches.get(key)
+        if hit is not None:
+            return list(hit)
+        found = self._search(arrays, step)
+        if not budget.current().expired:
+            if len(searches) >= KeptPlans.SEARCHES_KEPT:
+                searches.clear()
+            searches[key] = tuple(found)
+        return found
 
     def _why_none(self, arrays: list[SharedArray]) -> str:
         a = arrays[0]
@@ -531,7 +618,7 @@ class LayoutPlanner:
     def _row_modulus(self, acc: Access, modulus: int) -> int | None:
         """``modulus``, or None when the row subscript is proved below it (``% m`` is
         then left out of the rewritten index, in the model and in the source alike)."""
-        if within(acc.indices[-2], modulus, acc, self.unit, self.options):
+        if within(acc.indices[-2], modulus, acc, self.unit, self.options, self._ranges):
             return None
         return modulus
 
@@ -618,7 +705,8 @@ class LayoutPlanner:
         """Why padding might change meaning: a last subscript not proved in range."""
         for a in arrays:
             for acc in self.checked(a):
-                inside = within(acc.indices[-1], a.dims[-1], acc, self.unit, self.options)
+                inside = within(acc.indices[-1], a.dims[-1], acc, self.unit, self.options,
+                                self._ranges)
                 if inside is None:
                     return (f"cannot show the last subscript at line {acc.span.line} stays "
                             f"below {a.dims[-1]}")
@@ -646,7 +734,7 @@ class LayoutPlanner:
                                    f"'{a.name}[...]'")
                     continue
                 column = _replace_stride(acc.indices[0], stride, 0)
-                inside = within(column, stride, acc, self.unit, self.options)
+                inside = within(column, stride, acc, self.unit, self.options, self._ranges)
                 if inside is False:
                     display.append(
                         f"the column part of the subscript at line {acc.span.line} reaches "
@@ -685,7 +773,8 @@ class LayoutPlanner:
         seen: set[tuple[int, int]] = set()
         for a in arrays:
             for acc in self.checked(a):
-                inside = within(acc.indices[-1], a.dims[-1], acc, self.unit, self.options)
+                inside = within(acc.indices[-1], a.dims[-1], acc, self.unit, self.options,
+                                self._ranges)
                 if inside is not True:
                     display.append(f"cannot show the column at line {acc.span.line} stays "
                                    f"below {a.dims[-1]}")

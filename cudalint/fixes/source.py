@@ -43,43 +43,60 @@ class Token:
 
 
 def tokenize(source: bytes) -> list[Token]:
-    """Tokens of ``source`` with comments, literals and whitespace dropped."""
+    """Tokens of ``source`` with comments, literals and whitespace dropped.
+
+    One pass of :data:`_TOKEN` (its last alternative matches any byte, so the matches
+    tile the source). Only a ``newline`` match ends a directive line, and only a ``#``
+    first on a line starts one; a newline byte inside another match (an escaped newline,
+    a comment, a string) counts for the line numbers only. ASCII text (the usual case)
+    is matched as ``str``, whose offsets are its byte offsets, to skip decoding each
+    token; other text as its Latin-1 reading (one character per byte, so the same
+    matches and offsets), each token decoded as UTF-8 from its bytes.
+    """
     out: list[Token] = []
+    append = out.append
+    new = Token.__new__
     line, line_start = 1, 0
     directive = False
     at_line_start = True
-    pos = 0
-    while pos < len(source):
-        m = _TOKEN.match(source, pos)
-        if m is None:  # pragma: no cover - the last alternative matches any byte
-            break
+    ascii_text = source.isascii()
+    matches = _TOKEN_STR.finditer(source.decode("latin-1"))
+    for m in matches:
         kind = m.lastgroup
+        if kind == "newline":
+            line += 1
+            line_start = m.end()
+            directive = False
+            at_line_start = True
+            continue
+        if kind == "space" or kind == "comment" or kind == "string":
+            text = m.group()
+            if "\n" in text:  # an escaped newline; a comment or string across lines
+                line += text.count("\n")
+                line_start = m.start() + text.rfind("\n") + 1
+            continue
         text = m.group()
-        if kind in ("number", "ident", "punct"):
-            if at_line_start and text == b"#":
-                directive = True
-            at_line_start = False
-            out.append(
-                Token(
-                    kind,  # type: ignore[arg-type]
-                    text.decode("utf-8", "replace"),
-                    m.start(),
-                    m.end(),
-                    line,
-                    m.start() - line_start + 1,
-                    directive,
-                )
-            )
-        newlines = text.count(b"\n")
-        if newlines:
-            line += newlines
-            line_start = m.start() + text.rfind(b"\n") + 1
-            # A directive ends at a newline that is not escaped.
-            if kind == "newline":
-                directive = False
-                at_line_start = True
-        pos = m.end()
+        start = m.start()
+        if at_line_start and text == "#":
+            directive = True
+        at_line_start = False
+        token = new(Token)
+        # the fields of a frozen dataclass, set as its generated __init__ sets them
+        d = token.__dict__
+        d["kind"] = kind
+        d["text"] = text if ascii_text else text.encode("latin-1").decode("utf-8", "replace")
+        d["start"] = start
+        d["end"] = m.end()
+        d["line"] = line
+        d["column"] = start - line_start + 1
+        d["directive"] = directive
+        append(token)
     return out
+
+
+#: :data:`_TOKEN` on ``str``: the same matches on ASCII or Latin-1 decoded text (its
+#: classes name ASCII characters only; every other character matches where its byte did).
+_TOKEN_STR = re.compile(_TOKEN.pattern.decode("ascii"), _TOKEN.flags & ~re.ASCII)
 
 
 def offset_of(source: bytes, line: int, column: int) -> int:

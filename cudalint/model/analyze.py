@@ -25,7 +25,7 @@ from cudalint.model.results import AccessResult
 from cudalint.model.shapes import Shape, shapes_for
 from cudalint.options import Options
 
-__all__ = ["NOT_EXECUTED", "analyze", "use_analysis_cache"]
+__all__ = ["NOT_EXECUTED", "analyze", "kept_alongside", "use_analysis_cache"]
 
 
 _STATUS_RANK = {"proved": 0, "worst-case": 1, "unknown": 2}
@@ -66,6 +66,16 @@ def use_analysis_cache(on: bool = True) -> None:
     from cudalint.model.slices import AnalysisCache
 
     _analysis_cache = AnalysisCache(_analyze) if on else None
+
+
+def kept_alongside() -> dict[str, object] | None:
+    """Where later stages keep what they derive from analyses for as long as the installed
+    analysis cache lives (the fix planner's searches, ``cudalint.fixes.layout``): the
+    cache's ``kept`` dict; None when no cache is installed (a one-shot run keeps
+    nothing past its file)."""
+    cache = _analysis_cache
+    kept = getattr(cache, "kept", None)
+    return kept if isinstance(kept, dict) else None
 
 
 def analyze(tu: TranslationUnit, options: Options, run: RunCaches | None = None

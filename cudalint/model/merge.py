@@ -61,7 +61,7 @@ from cudalint.ir import (
     Sym,
     Unary,
 )
-from cudalint.model.poly import all_coefficients_multiple_of, difference
+from cudalint.model.poly import all_coefficients_multiple_of, difference, expand
 
 #: The alignment nvcc gives a static array whose elements are aligned to the key, when it
 #: reads it with wider instructions (measured: ``float``/``int``/structs of them 16,
@@ -93,7 +93,7 @@ def _difference(a: Access, b: Access) -> int | None:
     return difference(a.offset, b.offset)
 
 
-def _aligned(access: Access, alignment: int) -> bool:
+def _aligned(offset: Expr, alignment: int) -> bool:
     """Whether the byte offset is a multiple of ``alignment`` for every input.
 
     Sufficient tests: the known low zero bits of the expression tree (as nvcc's known-bits
@@ -104,11 +104,11 @@ def _aligned(access: Access, alignment: int) -> bool:
     from cudalint.model.algebra import MAX_EXPANDED_TERMS, expansion_size
 
     check_budget()
-    if known_multiple(access.offset) % alignment == 0:
+    if known_multiple(offset) % alignment == 0:
         return True
-    if expansion_size(access.offset) > MAX_EXPANDED_TERMS:
+    if expansion_size(offset) > MAX_EXPANDED_TERMS:
         return False
-    return all_coefficients_multiple_of(access.offset, alignment)
+    return all_coefficients_multiple_of(offset, alignment)
 
 
 _MAX_FACTOR = 1 << 16
@@ -183,12 +183,32 @@ def _shifted(access: Access, delta: int) -> Access:
     return replace(access, offset=offset, indices=(), element_offset=0)
 
 
-def _aligned_address(addresses: dict[int, Expr], m: Access, size: int, delta: int) -> bool:
-    """Whether ``m``'s address (from an aligned base) less ``delta`` is a multiple of size."""
+def _aligned_address(addresses: dict[int, Expr], multiples: dict[int, int], m: Access,
+                     size: int, delta: int) -> bool:
+    """Whether ``m``'s address (from an aligned base) less ``delta`` is a multiple of size.
+
+    ``_aligned(address - delta, size)``, read off the address's own facts (its
+    ``known_multiple``, kept in ``multiples`` by access, and its cached expansion), as
+    each step of ``_aligned`` sees the difference: the least of the two known multiples;
+    one term more than the address (over the limit exactly when the address reaches it);
+    the address's coefficients with the constant less ``delta``.
+    """
+    from cudalint.model.algebra import MAX_EXPANDED_TERMS, expansion_size
+
     address = addresses[id(m)]
-    if delta:
-        address = Binary("-", address, Const(delta, LONG), LONG)
-    return _aligned(replace(m, offset=address), size)
+    known = multiples.get(id(m))
+    if known is None:
+        known = multiples[id(m)] = known_multiple(address)
+    if not delta:
+        return known % size == 0 or _aligned(address, size)
+    check_budget()
+    if min(known, known_multiple(Const(delta, LONG))) % size == 0:
+        return True
+    if expansion_size(address) >= MAX_EXPANDED_TERMS:
+        return False
+    poly = expand(address)
+    constant = poly.pop(frozenset(), 0)
+    return (constant - delta) % size == 0 and all(c % size == 0 for c in poly.values())
 
 
 def find_merges(
@@ -215,7 +235,7 @@ def find_merges(
         width = members[0].width
         array = (arrays or {}).get(members[0].array)
         limit = _limit(array, width)
-        aligned = partial(_aligned_address, {id(m): _address(m, array) for m in members})
+        aligned = partial(_aligned_address, {id(m): _address(m, array) for m in members}, {})
         for n in (16, 8, 4, 2):
             if n * width > limit:
                 continue

@@ -97,6 +97,9 @@ class AnalysisCache:
         #: Slices proved and reused so far (for tests and benchmarks).
         self.computed = 0
         self.reused = 0
+        #: What later stages keep for as long as this cache lives, by their own key
+        #: (``analyze.kept_alongside``: the fix planner's searches).
+        self.kept: dict[str, object] = {}
 
     def clear(self) -> None:
         with self._lock:
