@@ -8,7 +8,7 @@ them. Index expressions are small trees of integer operations with C semantics
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Literal
 
@@ -266,6 +266,31 @@ def walk(expr: Expr) -> Iterator[Expr]:
             stack.extend((x.other, x.then, x.cond))
         elif isinstance(x, Opaque):
             stack.extend(reversed(x.inputs))
+
+
+def substitute(expr: Expr, old: Expr, new: Expr) -> Expr:
+    """``expr`` with every node equal to ``old`` replaced by ``new``, Opaque inputs
+    included; ``expr`` itself (``is``) where nothing is replaced."""
+    if expr == old:
+        return new
+    if isinstance(expr, Unary | Cast):
+        operand = substitute(expr.operand, old, new)
+        return expr if operand is expr.operand else replace(expr, operand=operand)
+    if isinstance(expr, Binary):
+        lhs, rhs = substitute(expr.lhs, old, new), substitute(expr.rhs, old, new)
+        return expr if lhs is expr.lhs and rhs is expr.rhs else replace(expr, lhs=lhs, rhs=rhs)
+    if isinstance(expr, Select):
+        parts = (substitute(expr.cond, old, new), substitute(expr.then, old, new),
+                 substitute(expr.other, old, new))
+        if all(a is b for a, b in zip(parts, (expr.cond, expr.then, expr.other), strict=True)):
+            return expr
+        return replace(expr, cond=parts[0], then=parts[1], other=parts[2])
+    if isinstance(expr, Opaque):
+        inputs = tuple(substitute(i, old, new) for i in expr.inputs)
+        if all(a is b for a, b in zip(inputs, expr.inputs, strict=True)):
+            return expr
+        return replace(expr, inputs=inputs)
+    return expr
 
 
 # --- declarations and accesses -----------------------------------------------------------

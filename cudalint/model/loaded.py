@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from cudalint.ir import Binary, Cast, Const, Expr, Opaque, Select, Sym, Unary
+from cudalint.ir import Binary, Cast, Const, Expr, Opaque, Select, Sym, Unary, substitute, walk
 from cudalint.model.evaluate import free_symbols, interval
 
 #: The most values a bounded loaded value may take (per lane).
@@ -48,7 +48,7 @@ def bound_loaded(offset: Expr, lane_opaque: Callable[[Opaque], bool]) -> Bounded
     subterm around it that reads nothing else takes at most :data:`MAX_VALUES` values
     for any value the load's type holds; None when the offset reads another lane-
     dependent opaque value, the load outside that subterm, or no such subterm exists."""
-    loads = {e for e in _nodes(offset) if isinstance(e, Opaque) and lane_opaque(e)}
+    loads = {e for e in walk(offset) if isinstance(e, Opaque) and lane_opaque(e)}
     if len(loads) != 1:
         return None
     (load,) = loads
@@ -84,7 +84,7 @@ def bound_loaded(offset: Expr, lane_opaque: Callable[[Opaque], bool]) -> Bounded
 
     if _type_range(load)[1] - _type_range(load)[0] < MAX_VALUES:
         found.append(_type_range(load))
-        new = _replace_node(offset, load, Sym(name, load.type, lane_dependent=True))
+        new = substitute(offset, load, Sym(name, load.type, lane_dependent=True))
     else:
         new = go(offset)
     if not found or any(s.name == data.name for s in free_symbols(new)):
@@ -100,36 +100,6 @@ def _masked(e: Expr) -> tuple[int, int] | None:
             if isinstance(side, Const) and side.value >= 0:
                 return 0, side.value
     return None
-
-
-def _replace_node(e: Expr, old: Expr, new: Expr) -> Expr:
-    if e == old:
-        return new
-    if isinstance(e, Unary | Cast):
-        return replace(e, operand=_replace_node(e.operand, old, new))
-    if isinstance(e, Binary):
-        return replace(e, lhs=_replace_node(e.lhs, old, new), rhs=_replace_node(e.rhs, old, new))
-    if isinstance(e, Select):
-        return replace(e, cond=_replace_node(e.cond, old, new),
-                       then=_replace_node(e.then, old, new),
-                       other=_replace_node(e.other, old, new))
-    return e
-
-
-def _nodes(e: Expr) -> list[Expr]:
-    """Every node, without descending into an opaque value's inputs."""
-    out: list[Expr] = []
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        out.append(x)
-        if isinstance(x, Unary | Cast):
-            stack.append(x.operand)
-        elif isinstance(x, Binary):
-            stack.extend((x.lhs, x.rhs))
-        elif isinstance(x, Select):
-            stack.extend((x.cond, x.then, x.other))
-    return out
 
 
 @dataclass(frozen=True)

@@ -55,11 +55,11 @@ from cudalint.ir import (
     Cast,
     Const,
     Expr,
-    Opaque,
     Select,
     SharedArray,
     Sym,
     Unary,
+    substitute,
 )
 from cudalint.model.poly import all_coefficients_multiple_of, difference, expand
 
@@ -367,19 +367,7 @@ def _loop_symbol(access: Access) -> Sym | None:
 
 def _with_value(e: Expr, sym: Sym, value: int) -> Expr:
     """``e`` with ``sym`` replaced by the constant ``value``."""
-    if e == sym:
-        return Const(value, sym.type)
-    if isinstance(e, Unary | Cast):
-        return replace(e, operand=_with_value(e.operand, sym, value))
-    if isinstance(e, Binary):
-        return replace(e, lhs=_with_value(e.lhs, sym, value), rhs=_with_value(e.rhs, sym, value))
-    if isinstance(e, Select):
-        return replace(e, cond=_with_value(e.cond, sym, value),
-                       then=_with_value(e.then, sym, value),
-                       other=_with_value(e.other, sym, value))
-    if isinstance(e, Opaque):
-        return replace(e, inputs=tuple(_with_value(i, sym, value) for i in e.inputs))
-    return e
+    return substitute(e, sym, Const(value, sym.type))
 
 
 def _falling(offset: Expr, sym: Sym) -> bool:
