@@ -3433,7 +3433,7 @@ class Executor:
         bit = _BIT_CALLS.get(name)
         if bit is not None and len(args) == 1 and t is not None:
             op, operand = bit
-            return Unary(op, fold(Cast(self.expr(args[0]), operand)), t)
+            return fold(Unary(op, fold(Cast(self.expr(args[0]), operand)), t))
         cg = self.cooperative(c, name, t)
         if cg is not None:
             return cg
@@ -3635,8 +3635,6 @@ class Executor:
                     r"\bthread_group\b", obj_type):
                 # a ``thread_group`` parameter: the group the call passed
                 obj_type = self.group_args.get(key_of(obj.referenced), obj_type)
-                if "thread_block" in obj_type:
-                    cls = ""
         tile = re.search(r"thread_block_tile<\s*(\d+)", obj_type)
         linear = _linear_thread()
         bx, by, bz = (Sym(f"blockDim.{a}", UINT) for a in "xyz")

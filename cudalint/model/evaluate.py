@@ -103,6 +103,14 @@ def _free_symbols(expr: Expr) -> set[Sym]:
     return {e for e in walk(expr) if isinstance(e, Sym)}
 
 
+def type_range(t: IntType) -> tuple[int, int]:
+    """The least and greatest value of type ``t``."""
+    if t.signed:
+        half = 1 << (t.bits - 1)
+        return -half, half - 1
+    return 0, (1 << t.bits) - 1
+
+
 def _fits(lo: int, hi: int, t: IntType) -> bool:
     if t.signed:
         half = 1 << (t.bits - 1)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from cudalint.ir import Binary, Cast, Const, Expr, Opaque, Select, Sym, Unary, substitute, walk
-from cudalint.model.evaluate import free_symbols, interval
+from cudalint.model.evaluate import free_symbols, interval, type_range
 
 #: The most values a bounded loaded value may take (per lane).
 MAX_VALUES = 256
@@ -37,12 +37,6 @@ class Bounded:
     opaque: Opaque
 
 
-def _type_range(o: Opaque) -> tuple[int, int]:
-    t = o.type
-    return ((-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed
-            else (0, (1 << t.bits) - 1))
-
-
 def bound_loaded(offset: Expr, lane_opaque: Callable[[Opaque], bool]) -> Bounded | None:
     """``offset`` with its lane-dependent loaded value replaced, where the smallest
     subterm around it that reads nothing else takes at most :data:`MAX_VALUES` values
@@ -55,7 +49,8 @@ def bound_loaded(offset: Expr, lane_opaque: Callable[[Opaque], bool]) -> Bounded
     if load.kind.value != "load":
         return None
     data = Sym("data@loaded", load.type, lane_dependent=True)
-    env = {data.name: _type_range(load)}
+    full = type_range(load.type)
+    env = {data.name: full}
     name = "data@bounded"
     found: list[tuple[int, int]] = []
 
@@ -82,8 +77,8 @@ def bound_loaded(offset: Expr, lane_opaque: Callable[[Opaque], bool]) -> Bounded
                 return Sym(name, out.type, lane_dependent=True)
         return out
 
-    if _type_range(load)[1] - _type_range(load)[0] < MAX_VALUES:
-        found.append(_type_range(load))
+    if full[1] - full[0] < MAX_VALUES:
+        found.append(full)
         new = substitute(offset, load, Sym(name, load.type, lane_dependent=True))
     else:
         new = go(offset)

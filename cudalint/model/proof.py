@@ -62,6 +62,7 @@ from cudalint.model.evaluate import (
     contains_opaque,
     free_symbols,
     interval,
+    type_range,
     wrap,
 )
 from cudalint.model.placement import alignment
@@ -1997,23 +1998,26 @@ def _fix_shifting_loops(proof: _Proof) -> None:
     from cudalint.model.residues import shift_only
 
     guarded = {s.name for s in free_symbols(proof.guard)} if proof.guard is not None else set()
-    thread = frozenset(THREAD_IDX)
     unit = 16 if access.matrix else max(access.width, 4)
-    for n in proof.loops:
-        if n not in guarded and shift_only(proof.offset, n, thread) and _shifts_by(
-                proof, n, unit):
-            proof.sequences[n] = {shp: seq[:1] for shp, seq in proof.sequences[n].items()}
-
-
-def _shifts_by(proof: _Proof, loop: str, unit: int) -> bool:
-    """Whether every value of ``loop`` moves the warp by a multiple of ``unit`` bytes
-    from its first value (a move by less can misalign a lane, which its first value
-    would not show: ``reinterpret_cast<float2 *>(s + i)[t]`` with an odd ``i``)."""
     params = (*LANE_PARAMS, *proof.loops, *proof.free)
     try:
         f = compile_expr(proof.offset, params)
     except EVAL_ERRORS:
-        return False
+        return
+    for n in proof.loops:
+        # the terms that read n read nothing else that varies (another loop, a uniform
+        # value): its moves are then the same whatever they are, and checked below
+        others = frozenset(THREAD_IDX) | (set(proof.loops) - {n}) | set(proof.free)
+        if n not in guarded and shift_only(proof.offset, n, others) and _shifts_by(
+                proof, f, n, unit):
+            proof.sequences[n] = {shp: seq[:1] for shp, seq in proof.sequences[n].items()}
+
+
+def _shifts_by(proof: _Proof, f: Callable[..., int], loop: str, unit: int) -> bool:
+    """Whether every value of ``loop`` moves the warp by a multiple of ``unit`` bytes
+    from its first value (a move by less can misalign a lane, which its first value
+    would not show: ``reinterpret_cast<float2 *>(s + i)[t]`` with an odd ``i``). ``f``:
+    the offset, compiled over the lanes, the loops and the free symbols."""
     at = proof.loops.index(loop)
     for warp in proof.warps:
         shp = _shape_of(warp)
@@ -2076,7 +2080,7 @@ def _over_data(proof: _Proof, data: Bounded) -> AccessResult:
     if not where:
         return proof.result("unknown", None, cause)
     shifts = (range(0, 4, max(proof.align, 1)) if proof.base is None else (proof.base % 4,))
-    best: tuple[int, list[int | None], _Case, tuple[int, ...]] | None = None
+    best: tuple[int, list[int | None], _Case, tuple[int, ...], int] | None = None
     for warp in proof.warps:
         shp = _shape_of(warp)
         if shp is None:
@@ -2111,18 +2115,22 @@ def _over_data(proof: _Proof, data: Bounded) -> AccessResult:
                 if best is None or worst.ways > best[0]:
                     addrs = [None if a is None or w is None else dict((v, b) for b, v in a)[w]
                              for a, w in zip(per_lane, worst.values, strict=True)]
-                    best = (worst.ways, addrs, _Case(warp, tuple(lv), addrs), worst.lanes)
+                    best = (worst.ways, addrs, _Case(warp, tuple(lv), addrs), worst.lanes, sh)
     if best is None:
         return replace(proof.result("unknown", None, NOT_EXECUTED), executed=False)
-    _, addrs, case, lanes = best
-    cost = warp_cost(addrs, access.width, access.kind, arch, bank_mode, form)
-    outcome = _Outcome(cost, case, 0)
+    _, addrs, case, lanes, sh = best
+    # costed where the array starts at byte sh mod 4, the start that gave the worst
+    moved = [None if a is None else a + sh for a in addrs]
+    cost = warp_cost(moved, access.width, access.kind, arch, bank_mode, form)
+    outcome = _Outcome(cost, case, sh, moved)
     if cost.wavefronts <= cost.ideal:
         return proof.result("proved", cost, None, outcome)
     shown = ", ".join(map(str, lanes[:4])) + (", ..." if len(lanes) > 4 else "")
-    cond = (f"for some loaded data: the index keeps {len(values)} values ({data.low} to "
-            f"{data.high}) of {_cause(data.opaque)} in each lane, and lanes {shown} can "
-            f"then meet on one bank at distinct words")
+    bank = ("one bank (the atomic serves each lane on its own)" if form == "per-lane"
+            else "one bank at distinct words")
+    cond = (f"for some loaded data: each lane's index takes one of {len(values)} values "
+            f"({data.low} to {data.high}) from the {_cause(data.opaque)}, and lanes {shown} "
+            f"can then meet on {bank}")
     return proof.result("worst-case", cost, cond, outcome, kind="condition")
 
 
@@ -2142,14 +2150,9 @@ def _slots(proof: _Proof) -> int:
         return len(proof.warps)
     total = 0
     for warp in proof.warps:
-        first = next((ln for ln in warp.lanes if ln is not None), None)
-        if first is None:
-            continue
-        shp = first[3:6]
-        n = 1
-        for name in proof.loops:
-            n *= len(proof.sequences[name][shp])
-        total += n
+        shp = _shape_of(warp)
+        if shp is not None:
+            total += math.prod([len(proof.sequences[name][shp]) for name in proof.loops])
     return total
 
 
@@ -2248,10 +2251,7 @@ def _few_values(e: Expr, proof: _Proof) -> bool:
     symbols' types and the lanes' and loops' ranges."""
     env = dict(_ranges(proof.run, proof.warps, proof.loops, proof.sequences, (), ()))
     for s in free_symbols(e):
-        if s.name not in env:
-            t = s.type
-            env[s.name] = ((-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed
-                           else (0, (1 << t.bits) - 1))
+        env.setdefault(s.name, type_range(s.type))
     r = interval(e, env)
     return r is not None and r[1] - r[0] < 1 << 16
 
@@ -2330,19 +2330,31 @@ def _prove_separable(proof: _Proof, sp: Split | _Separable, p: int) -> AccessRes
         if len({(c.wavefronts, c.ideal) for c in per_iteration.values()}) > 1:
             at = max(per_iteration, key=lambda k: (per_iteration[k].ways,
                                                    per_iteration[k].wavefronts))
-            label = _loop_label(loops, at, _index_counters(proof.all_syms, proof.warps))
-            # "in iteration 4 of the 'd' loop": where; "when s = 4": a condition
-            in_iteration = label.startswith("iteration")
-            label = ("in " if in_iteration else "when ") + label
-            return result("worst-case", worst.cost, label, worst,
-                          kind="cause" if in_iteration else "condition")
+            label, kind = _in_iteration(proof, at)
+            return result("worst-case", worst.cost, label, worst, kind=kind)
+    return _same_everywhere(proof, worst)
+
+
+def _in_iteration(proof: _Proof, values: tuple[int, ...]) -> tuple[str, ReasonKind]:
+    """Where the worst is, by the loops' values: "in iteration 4 of the 'd' loop" (a
+    place: a cause) or "when s = 4" (a condition)."""
+    label = _loop_label(proof.loops, values, _index_counters(proof.all_syms, proof.warps))
+    if label.startswith("iteration"):
+        return "in " + label, "cause"
+    return "when " + label, "condition"
+
+
+def _same_everywhere(proof: _Proof, worst: _Outcome) -> AccessResult:
+    """The result of an access that costs the same in every case costed: proved, or, where
+    a guard conjunct cudalint could not evaluate was left out and the cost is a conflict,
+    the worst case "if every lane passes the guard" (a warp-collective operation runs in
+    every lane of the warp or in none, so its guard leaves out nothing)."""
     if proof.guard_note is not None and worst.cost.wavefronts > worst.cost.ideal \
-            and not access.collective:
-        # (a warp-collective op runs in every lane of the warp or in none)
-        return result("worst-case", worst.cost,
-                      f"if every lane passes the guard ({proof.guard_note})", worst,
-                      kind="condition")
-    return result("proved", worst.cost, None, worst)
+            and not proof.access.collective:
+        return proof.result("worst-case", worst.cost,
+                            f"if every lane passes the guard ({proof.guard_note})", worst,
+                            kind="condition")
+    return proof.result("proved", worst.cost, None, worst)
 
 
 def _by_iteration(
@@ -2471,18 +2483,10 @@ def _prove_linear(proof: _Proof, s_name: str) -> AccessResult:
     worst = max(every, key=lambda o: (o.cost.ways, o.cost.wavefronts))
     name = _display(s_name)
     if len(seen) == 1 and len(iterations) > 1 and loops:
-        label = _loop_label(loops, worst.case.loop_values,
-                            _index_counters(proof.all_syms, warps))
-        in_iteration = label.startswith("iteration")
-        return result("worst-case", worst.cost, ("in " if in_iteration else "when ") + label,
-                      worst, kind="cause" if in_iteration else "condition")
+        label, kind = _in_iteration(proof, worst.case.loop_values)
+        return result("worst-case", worst.cost, label, worst, kind=kind)
     if len(seen) == 1:
-        if proof.guard_note is not None and worst.cost.wavefronts > worst.cost.ideal \
-                and not access.collective:
-            return result("worst-case", worst.cost,
-                          f"if every lane passes the guard ({proof.guard_note})", worst,
-                          kind="condition")
-        return result("proved", worst.cost, None, worst)
+        return _same_everywhere(proof, worst)
     ways = {r: o.cost.ways for r, o in generic.items()}
     formula = _gcd_formula(name, ways)
     top = max(o.cost.ways for o in every)
@@ -2650,12 +2654,7 @@ def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
         return None
     classes = 1 << (bits * len(names))
     sequences = proof.sequences
-    slots = 0
-    for w in proof.warps:
-        shp = _shape_of(w)
-        if shp is not None:
-            slots += math.prod([len(sequences[n][shp]) for n in proof.loops])
-    if classes > _MAX_RESIDUES or classes * max(slots, 1) > _MAX_RESIDUE_EVALUATIONS:
+    if classes > _MAX_RESIDUES or classes * max(_slots(proof), 1) > _MAX_RESIDUE_EVALUATIONS:
         return None
     types = {s.name: s.type for s in syms}
     at = {n: i for i, n in enumerate(free)}
@@ -2691,12 +2690,7 @@ def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
     if best is None:
         return None
     if len(seen) == 1:
-        if proof.guard_note is not None and best.cost.wavefronts > best.cost.ideal \
-                and not access.collective:
-            return proof.result("worst-case", best.cost,
-                                f"if every lane passes the guard ({proof.guard_note})", best,
-                                kind="condition")
-        return proof.result("proved", best.cost, None, best)
+        return _same_everywhere(proof, best)
 
     def plain(combo: tuple[int, ...]) -> tuple[int, ...]:
         # powers of two first (the sizes programs use), then the least
@@ -2704,39 +2698,53 @@ def _residues(proof: _Proof, entangled: tuple[str, ...]) -> AccessResult | None:
 
     combo = min(worst, key=plain)
     outcome = worst[combo]
-    shown = ", ".join(f"{_display(n)} = {wrap(v, types[n])}"
-                      for n, v in zip(names, combo, strict=True))
-    if combo in by_iteration:
-        shown += ", " + _loop_label(proof.loops, outcome.case.loop_values,
-                                    _index_counters(proof.all_syms, proof.warps))
-    cond = f"when {shown}"
+    label = ""
+    if combo in by_iteration:  # the iteration matters too
+        label = _in_iteration(proof, outcome.case.loop_values)[0]
     if classes > 1 and len(worst) == classes:
-        cond += f" (and every other value of {_names(list(names))})"
-    elif classes > 1:
-        cond += (f" ({len(worst)} of every {classes} consecutive values of "
-                 f"{_names(list(names))} give this)" if len(names) == 1 else
-                 f" ({len(worst)} of the {classes} combinations of their values modulo "
-                 f"{1 << bits} give this)")
+        cond = f"for every value of {_names(list(names))}" + (f", {label}" if label else "")
+    else:
+        shown = ", ".join(f"{_display(n)} = {wrap(v, types[n])}"
+                          for n, v in zip(names, combo, strict=True))
+        cond = f"when {shown}" + (f", {label[5:] if label.startswith('when ') else label}"
+                                  if label else "")
+        if classes > 1:
+            verb = "gives" if len(worst) == 1 else "give"
+            cond += (f" ({len(worst)} of every {classes} consecutive values of "
+                     f"{_names(list(names))} {verb} this)" if len(names) == 1 else
+                     f" ({len(worst)} of the {classes} combinations of their values modulo "
+                     f"{1 << bits} {verb} this)")
     return proof.result("worst-case", outcome.cost, cond, outcome, kind="condition")
 
 
 def _every_residue(counter: Sym, bits: int, syms: set[Sym]) -> bool:
-    """Whether a loop counter takes every value modulo ``2**bits``: a counter that
-    starts at a value computed from parameters the offset reads nowhere else and that
-    takes at least ``2**(bits + 1)`` values from 1 up runs its first iteration at each of
-    them (``for (stride = arrayLength / 2; stride > 0; stride >>= 1)``)."""
+    """Whether a loop counter takes every value modulo ``2**bits``: one that starts at a
+    parameter the offset reads nowhere else, or at that parameter divided by (or shifted
+    right by) a power of two, steps down by halving or by one while it is above 0 or 1,
+    and can start at ``2**(bits + 1)`` values from 1 up runs its first iteration at each
+    of them (``for (stride = arrayLength / 2; stride > 0; stride >>= 1)``)."""
     ind = counter.induction
-    if ind is None or not (ind.cmp in ("!=", ">", ">=") and isinstance(ind.bound, Const)
-                           and ind.bound.value <= 1 and (ind.cmp != ">" or ind.bound.value >= 0)):
+    if ind is None or not isinstance(ind.step, Const) or (ind.op, ind.step.value) not in (
+            (">>", 1), ("/", 2), ("-", 1)):
         return False
-    inputs = free_symbols(ind.start)
+    if not (ind.cmp in ("!=", ">", ">=") and isinstance(ind.bound, Const)
+            and 0 <= ind.bound.value <= 1):
+        return False
+    start = ind.start
+    while isinstance(start, Cast):
+        start = start.operand
+    if isinstance(start, Binary) and start.op in ("/", ">>") and isinstance(start.rhs, Const):
+        c = start.rhs.value
+        if c < 0 or (start.op == "/" and c & (c - 1)):
+            return False
+        start = start.lhs
+        while isinstance(start, Cast):
+            start = start.operand
     others = {s.name for s in syms} - {counter.name}
-    if not inputs or any(s.induction is not None or s.lane_dependent or s.name in others
-                         or not re.fullmatch(r"[A-Za-z_]\w*", s.name) for s in inputs):
+    if not isinstance(start, Sym) or start.induction is not None or start.lane_dependent \
+            or start.name in others or not re.fullmatch(r"[A-Za-z_]\w*", start.name):
         return False
-    env = {s.name: ((-(1 << (s.type.bits - 1)), (1 << (s.type.bits - 1)) - 1)
-                    if s.type.signed else (0, (1 << s.type.bits) - 1)) for s in inputs}
-    r = interval(ind.start, env)
+    r = interval(ind.start, {start.name: type_range(start.type)})
     return r is not None and r[1] >= max(r[0], 1) + (2 << bits)
 
 
