@@ -126,3 +126,12 @@ def test_shifts_and_divisions_read_higher_bits() -> None:
         for n in (0, 5, 1000, 123456):
             moved = n + (1 << want) * 7
             assert value(e, 3, n) % (1 << k) == value(e, 3, moved) % (1 << k)  # type: ignore[operator]
+
+
+def test_a_division_that_does_not_wrap_keeps_its_operand_width() -> None:
+    # an unsigned uint16 division of a 32-bit value is not wrapped to 16 bits by the
+    # evaluator: its value modulo 2**17 reads bit 16 of n (found by the property test)
+    e = Binary("+", TX, Binary("/", N_U, Const(1, UINT), IntType(16, False)), INT)
+    b = low_bits(e, {"n"}, 17, bounds)
+    assert b is not None and b >= 17
+    assert value(e, 0, 0) != value(e, 0, 1 << 16)

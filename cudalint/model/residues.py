@@ -32,7 +32,17 @@ Bounds = Callable[[Expr], "tuple[int, int] | None"]
 
 
 def _bits(e: Expr) -> int:
-    return 64 if isinstance(e, Opaque) else e.type.bits
+    """The width that bounds ``e``'s value as evaluated: its type's, except where the
+    evaluation does not wrap to it (an unsigned ``/`` or ``%``, ``min``/``max``, a
+    selection), which keep their operands' width where that is wider."""
+    if isinstance(e, Opaque):
+        return 64
+    if isinstance(e, Binary) and (e.op in ("min", "max") or (
+            e.op in ("/", "%") and not e.type.signed)):
+        return max(e.type.bits, _bits(e.lhs), _bits(e.rhs))
+    if isinstance(e, Select):
+        return max(e.type.bits, _bits(e.then), _bits(e.other))
+    return e.type.bits
 
 
 def _reads(e: Expr, names: Collection[str]) -> bool:
