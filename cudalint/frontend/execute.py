@@ -2774,7 +2774,12 @@ class Executor:
             self.wmma(c, name, args)
             return
         for a in args:
-            self.scan(a, LOAD)
+            # the barrier or pipeline a copy completes on (``memcpy_async(dst, src, n,
+            # barrier)`` with a ``cuda::barrier`` in shared memory, often a template's
+            # ``T &``) is passed by reference and signalled by the hardware: no load of
+            # its bytes. Pointers and integers are read as usual.
+            read = node_int_type(a) is not None or ty.is_pointer_kind(canonical_kind(a.type))
+            self.scan(a, LOAD if read else ADDR)
         role = MATRIX_CALLS.get(name, STORE)
         for a in args:
             p = self.ptr_value(a)
