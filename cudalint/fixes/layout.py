@@ -190,6 +190,24 @@ def extent_text(text: str, pad: int) -> str:
 
 # --- the planner --------------------------------------------------------------------------------
 
+class _Hashed:
+    """A search key with its hash computed once: the key holds the unit's kernels,
+    arrays, launches and accesses, whose hash a tuple would compute again on every
+    lookup and store."""
+
+    __slots__ = ("hash", "key")
+
+    def __init__(self, key: tuple[object, ...]) -> None:
+        self.key = key
+        self.hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Hashed) and other.hash == self.hash and other.key == self.key
+
+
 @dataclass(eq=False)
 class KeptPlans:
     """What fix planning keeps between the analyses of a process that keeps analyses (the
@@ -201,7 +219,7 @@ class KeptPlans:
     threads share them (single dict operations).
     """
 
-    searches: dict[tuple[object, ...], tuple[Candidate, ...]] = field(default_factory=dict)
+    searches: dict[_Hashed, tuple[Candidate, ...]] = field(default_factory=dict)
     ranges: RangeMemo = field(default_factory=dict)
 
     SEARCHES_KEPT = 256
@@ -328,7 +346,7 @@ class LayoutPlanner:
                     candidates.append(pad)
         return candidates
 
-    def _search_key(self, arrays: list[SharedArray], step: int) -> tuple[object, ...] | None:
+    def _search_key(self, arrays: list[SharedArray], step: int) -> _Hashed | None:
         """What :meth:`_search` reads, as a key; None when searches are not remembered.
 
         The re-checks analyse the kernels that use the arrays (their accesses only: the
@@ -343,10 +361,9 @@ class LayoutPlanner:
                self.unit.arrays, self.unit.launches,
                tuple(acc for acc in self.unit.accesses if acc.kernel in kernels))
         try:
-            hash(key)
+            return _Hashed(key)
         except RecursionError:  # an offset too deep to hash
             return None
-        return key
 
     def _candidates(self, arrays: list[SharedArray], step: int) -> list[Candidate]:
         """:meth:`_search`, remembered between analyses in a process that keeps them

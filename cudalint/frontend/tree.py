@@ -8,6 +8,7 @@ through them costs more than parsing the file. ``build`` visits a subtree once w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import clang.cindex as ci
@@ -102,8 +103,11 @@ def cursor_key(c: ci.Cursor) -> int:
     return int(ci.conf.lib.clang_hashCursor(c))
 
 
-def build(root: ci.Cursor) -> Node:
-    """The whole subtree under ``root`` as Nodes."""
+def build(root: ci.Cursor, stand_in: Callable[[ci.Cursor], Node | None] | None = None
+          ) -> Node:
+    """The whole subtree under ``root`` as Nodes. ``stand_in``, asked for each direct
+    child of ``root``: a Node it returns takes that child's place with its subtree
+    unbuilt (a function's body, built when it is needed: ``build_under``)."""
     tu = root._tu
     top = Node(root, root._kind_id)
     by_bytes: dict[bytes, Node] = {bytes(root): top}
@@ -113,6 +117,11 @@ def build(root: ci.Cursor) -> Node:
         if owner is None:  # cannot happen with libclang's preorder visit; be safe
             return _CONTINUE
         child._tu = tu
+        if stand_in is not None and owner is top:
+            lazy = stand_in(child)
+            if lazy is not None:
+                top.children.append(lazy)
+                return _CONTINUE
         node = Node(child, child._kind_id)
         owner.children.append(node)
         by_bytes[bytes(child)] = node
@@ -120,6 +129,35 @@ def build(root: ci.Cursor) -> Node:
 
     ci.conf.lib.clang_visitChildren(root, ci.cursor_visit_callback(visit), None)
     return top
+
+
+def build_under(root: ci.Cursor, child: ci.Cursor) -> list[Node] | None:
+    """The children of ``child``, a direct child of ``root``, as ``build(root)`` builds
+    them: visited from ``root`` (a child visited on its own hands its children a parent
+    cursor of another form). None when ``root`` has no such child."""
+    tu = root._tu
+    top, mine = bytes(root), bytes(child)
+    holder = Node(child, child._kind_id)
+    by_bytes: dict[bytes, Node] = {}
+
+    def visit(c: ci.Cursor, parent: ci.Cursor, _: object) -> int:
+        key = bytes(parent)
+        if key == top:
+            if bytes(c) == mine:
+                by_bytes[mine] = holder
+                return _RECURSE
+            return _CONTINUE  # root's other children are not built
+        owner = by_bytes.get(key)
+        if owner is None:
+            return _CONTINUE
+        c._tu = tu
+        node = Node(c, c._kind_id)
+        owner.children.append(node)
+        by_bytes[bytes(c)] = node
+        return _RECURSE
+
+    ci.conf.lib.clang_visitChildren(root, ci.cursor_visit_callback(visit), None)
+    return holder.children if mine in by_bytes else None
 
 
 def top_level(root: ci.Cursor) -> list[ci.Cursor]:

@@ -58,7 +58,7 @@ from cudalint.frontend.cursors import (
 from cudalint.frontend.execute import Executor, call_name, fn_key
 from cudalint.frontend.host import CONFIG_FUNCTIONS, HostLaunches
 from cudalint.frontend.reuse import FunctionRun, HostSnapshot, StableId, WalkReuse, env_signature
-from cudalint.frontend.tree import Node, build, top_level
+from cudalint.frontend.tree import Node, build, build_under, top_level
 from cudalint.frontend.types import template_int_argument, type_size
 from cudalint.ir import (
     Access,
@@ -187,35 +187,12 @@ class _LazyBody(Node):
             self._kids = value
 
     def _build(self) -> list[Node]:
-        """The subtree as ``build`` of the function builds it: visited from the function
-        (a body visited on its own hands its children a parent cursor of another form,
-        without the function in it)."""
-        owner = self._owner
-        tu = owner._tu
-        top, mine = bytes(owner), bytes(self.cursor)
-        holder = Node(self.cursor, self.kind)
-        by_bytes: dict[bytes, Node] = {}
-
-        def visit(child: ci.Cursor, parent: ci.Cursor, _: object) -> int:
-            key = bytes(parent)
-            if key == top:
-                if bytes(child) == mine:
-                    by_bytes[mine] = holder
-                    return 2  # CXChildVisit_Recurse
-                return 1  # CXChildVisit_Continue: the function's other children are built
-            node_of = by_bytes.get(key)
-            if node_of is None:
-                return 1
-            child._tu = tu
-            node = Node(child, child._kind_id)
-            node_of.children.append(node)
-            by_bytes[bytes(child)] = node
-            return 2
-
-        ci.conf.lib.clang_visitChildren(owner, ci.cursor_visit_callback(visit), None)
-        if mine not in by_bytes:  # cannot happen; if it does, the walk is done again
+        """The subtree as ``build`` of the function builds it (``tree.build_under``)."""
+        kids = build_under(self._owner, self.cursor)
+        if kids is None:  # cannot happen; if it does, the walk is done again
             self._walker.redo = True
-        return holder.children
+            return []
+        return kids
 
 
 class _LazyFunction(Function):
@@ -823,28 +800,8 @@ class Walker:
 
     def _build_head(self, c: ci.Cursor) -> Node:
         """``build(c)`` of a function, its body (a compound statement) left unbuilt."""
-        tu = c._tu
-        top = Node(c, c._kind_id)
-        root = bytes(c)
-        by_bytes: dict[bytes, Node] = {root: top}
-
-        def visit(child: ci.Cursor, parent: ci.Cursor, _: object) -> int:
-            key = bytes(parent)
-            owner = by_bytes.get(key)
-            if owner is None:
-                return 1  # CXChildVisit_Continue (as ``build``)
-            child._tu = tu
-            kind = child._kind_id
-            if key == root and kind == N.COMPOUND_STMT:
-                top.children.append(_LazyBody(child, kind, c, self))
-                return 1
-            node = Node(child, kind)
-            owner.children.append(node)
-            by_bytes[bytes(child)] = node
-            return 2  # CXChildVisit_Recurse
-
-        ci.conf.lib.clang_visitChildren(c, ci.cursor_visit_callback(visit), None)
-        return top
+        return build(c, lambda child: _LazyBody(child, N.COMPOUND_STMT, c, self)
+                     if child._kind_id == N.COMPOUND_STMT else None)
 
     def _file_var(self, c: Node) -> None:
         if any(ch.kind == N.CUDASHARED for ch in c.children):
