@@ -396,7 +396,7 @@ __global__ void k(const int* idx, int n) {
     a = the_opaque("s[a]")
     assert a.reason == "value loaded from 'idx'"
     assert any(isinstance(n, Sym) and n.lane_dependent for n in walk(a))
-    assert the_opaque("s[b + *pb]").reason == "the address of 'b' is taken"
+    assert the_opaque("s[b + *pb]").reason == "'b' has its address taken"
     c = the_opaque("s[c]")
     assert c.reason == "'c' is assigned in a loop"
     assert Sym("n", ir.INT) in walk(c)

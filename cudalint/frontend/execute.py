@@ -275,6 +275,7 @@ class Ptr:
 _LANE = Sym(THREAD_IDX[0], UINT, lane_dependent=True)
 #: ``static_assert`` (inside a body it is a declaration statement's child).
 _STATIC_ASSERT = K.STATIC_ASSERT.value
+_CSTYLE_CAST = K.CSTYLE_CAST_EXPR.value
 
 Value = Union[Expr, Ptr]  # noqa: UP007 (a runtime alias: Expr is itself a Union)
 
@@ -559,6 +560,103 @@ class _Closed:
     shift: int = 0
 
 
+@dataclass(frozen=True)
+class _Latch:
+    """A loop's branch that a lane, once it skips it, skips for good (``Executor.latched``)."""
+
+    node: Node
+    #: The variables declared before the loop that the branch updates.
+    keys: frozenset[int]
+    #: The one the condition compares: unsigned, only ever halved.
+    v: int
+
+
+def _exits(n: Node) -> bool:
+    """``n`` holds a ``break``, ``continue``, ``return`` or ``goto`` (at any depth)."""
+    if n.kind in (N.BREAK, N.CONTINUE, N.RETURN, N.GOTO):
+        return True
+    return any(_exits(ch) for ch in n.children)
+
+
+def _reads(n: Node) -> set[int]:
+    """Keys of the declarations ``n`` names (reads and writes alike)."""
+    out: set[int] = set()
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        if x.kind == N.DECL_REF:
+            ref = x.referenced
+            if ref is not None:
+                out.add(key_of(ref))
+        stack.extend(x.children)
+    return out
+
+
+_BUILTIN_INDICES = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim"})
+
+
+def _invariant(n: Node, assigned: set[int]) -> bool:
+    """``n`` computes the same value in every iteration of a loop that writes
+    ``assigned``: it names nothing the loop writes, loads nothing from memory (whose
+    contents may change) and calls nothing."""
+    x = strip(n)
+    kind = x.kind
+    if kind in (N.INTEGER_LITERAL, N.CHARACTER_LITERAL, N.BOOL_LITERAL):
+        return True
+    if kind == N.DECL_REF:
+        ref = x.referenced
+        return ref is not None and key_of(ref) not in assigned \
+            and ref.kind in (K.VAR_DECL, K.PARM_DECL, K.ENUM_CONSTANT_DECL,
+                             K.TEMPLATE_NON_TYPE_PARAMETER) \
+            and int_type(ref.type) is not None
+    if kind == N.MEMBER_REF:
+        base = strip(x.children[0]) if x.children else None
+        return base is not None and base.kind == N.DECL_REF \
+            and base.spelling in _BUILTIN_INDICES
+    if kind == N.BINARY and x.spelling not in ("=", ","):
+        return all(_invariant(ch, assigned) for ch in x.children)
+    if kind == N.UNARY and unary_operator_kind(x.cursor) in (
+            UO_PLUS, UO_MINUS, UO_NOT, UO_LNOT):
+        return all(_invariant(ch, assigned) for ch in x.children)
+    if kind in (N.UNEXPOSED, _CSTYLE_CAST) and len(x.children) == 1:
+        return _invariant(x.children[0], assigned)
+    return False
+
+
+def _writes(n: Node, key: int, ex: Executor) -> list[Node]:
+    """The assignments, compound assignments and increments under ``n`` that write the
+    local ``key``."""
+    out: list[Node] = []
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        target = ex._write_target(x)
+        if target is not None:
+            got = ex.local(target)
+            if got is not None and got[0] == key:
+                out.append(x)
+        stack.extend(x.children)
+    return out
+
+
+def _halves(w: Node) -> bool:
+    """``w`` is ``v >>= c``, ``v = v >> c`` (c >= 1), ``v /= c`` or ``v = v / c``
+    (c >= 2): it never makes an unsigned ``v`` larger."""
+    if w.kind == N.COMPOUND_ASSIGN:
+        op, amount = w.spelling.rstrip("="), w.children[1]
+    elif w.kind == N.BINARY and w.spelling == "=":
+        rhs = strip(w.children[1])
+        if rhs.kind != N.BINARY or len(rhs.children) != 2 or \
+                _reads(rhs.children[0]) != _reads(w.children[0]) or \
+                strip(rhs.children[0]).kind != N.DECL_REF:
+            return False
+        op, amount = rhs.spelling, rhs.children[1]
+    else:
+        return False
+    c = evaluate_int(strip(amount).cursor)
+    return c is not None and ((op == ">>" and c >= 1) or (op == "/" and c >= 2))
+
+
 class Executor:
     """Runs function bodies under one set of template arguments."""
 
@@ -615,8 +713,13 @@ class Executor:
         #: Set while a loop body runs for the values it carries (see ``carried``): loops
         #: inside it then take no closed forms of their own, and nothing is carved.
         self.probing = False
+        #: ``if`` statements of the loop being probed whose branch runs as if its condition
+        #: held (:meth:`latched`), by id() of the node.
+        self.latched_ifs: set[int] = set()
         #: Set by ``carried``: the values of doubled or halved variables after the loop.
         self.after_loop: dict[int, Expr] = {}
+        #: Set by ``carried``: the variables of its latched branch (``latched``).
+        self.latched_keys: set[int] = set()
         #: The calls being inlined, outermost first (``Access.call_sites``, reversed).
         self.calls: list[Span] = []
 
@@ -1641,6 +1744,9 @@ class Executor:
         if isinstance(c, Const):  # decided at compile time (templates, constants)
             chosen = then if c.value else other
             return self.stmt(chosen) if chosen is not None else Exits()
+        if self.probing and id(n) in self.latched_ifs and then is not None:
+            # the update a lane makes in each iteration it reaches the branch in
+            return self.stmt(then)
         pre = dict(self.values)
         saved = self.guards
         self.new_region()
@@ -1933,9 +2039,13 @@ class Executor:
         if ind is not None:
             entry[ind[0]] = self.counter(ind, pre[ind[0]], line)
         closed: set[int] = set()
+        self.latched_keys = set()
         if not self.probing:
-            closed = self.carried(kind, cond, body, inc, pre, entry, ind, line, saved_guards)
+            latch = self.latched(n, body, cond, inc, assigned, pre)
+            closed = self.carried(kind, cond, body, inc, pre, entry, ind, line, saved_guards,
+                                  latch)
         after = self.after_loop  # the closed forms' values after the loop (``carried``)
+        latched = self.latched_keys
         n_before = len(self.accesses)
         order_before = self.order
         regions_before = self._regions
@@ -1982,6 +2092,9 @@ class Executor:
                 [last.offset] if isinstance(last, Ptr) else [])
             if k in after:
                 self.values[k] = after[k]
+            elif k in latched:
+                self.values[k] = self._loop_opaque(
+                    k, pre[k], "is updated under a condition in its loop", extra)
             elif k in closed:
                 self.values[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", extra)
             elif isinstance(entry_v, Sym):
@@ -2061,10 +2174,67 @@ class Executor:
             self.flush()
         return body_exits
 
+    def latched(self, n: Node, body: Node | None, cond: Node | None, inc: Node | None,
+                assigned: set[int], pre: dict[int, Value]) -> _Latch | None:
+        """The loop's branch ``if (C) { ... }`` that, once a lane skips it, the lane skips
+        in every later iteration: the variables it updates (``S``) change nowhere else in
+        the loop and are read nowhere outside it, and ``C`` is ``a < v`` (or ``v > a``,
+        ``<=``, ``>=``) for one of them, ``v``, unsigned and only ever halved, with ``a``
+        the same in every iteration. A lane that fails ``C`` keeps its ``S``, so it fails
+        ``C`` again; a lane in the branch in iteration ``it`` has therefore passed it in
+        every iteration before, and holds the values the updates give when they run
+        unconditionally (the active-thread halving of a wavelet or scan level:
+        ``if (tid < active) { ... idx <<= 1; active >>= 1; }``). None for any other loop.
+        """
+        if body is None or self.fn is None:
+            return None
+        stmts = body.children if body.kind == N.COMPOUND_STMT else [body]
+        for i, st in enumerate(stmts):
+            if st.kind == N.IF:
+                got = self._latch_of(st, stmts[:i] + stmts[i + 1:], cond, inc, assigned, pre)
+                if got is not None:
+                    return got
+            if _exits(st):
+                return None  # an exit before the branch: a lane may skip it unfailed
+        return None
+
+    def _latch_of(self, st: Node, others: list[Node], cond: Node | None, inc: Node | None,
+                  assigned: set[int], pre: dict[int, Value]) -> _Latch | None:
+        parts = [ch for ch in st.children if ch.kind != N.DECL_STMT]
+        if len(parts) != 2 or not parts[0].is_expr or len(parts) != len(st.children):
+            return None  # an else, or a declaration in the condition
+        test, then = parts
+        keys = {k for k in self.assigned_in(then) if k in pre}
+        if not keys:
+            return None
+        rest = [x for x in (*others, cond, inc) if x is not None]
+        for x in rest:
+            if self.assigned_in(x) & keys or _reads(x) & keys:
+                return None
+        # inside the branch, what changes in the loop is S or declared in the branch
+        if (_reads(st) & assigned) - keys:
+            return None
+        c = strip(test)
+        if c.kind != N.BINARY or len(c.children) != 2 or c.spelling not in ("<", "<=", ">", ">="):
+            return None
+        lhs, rhs = strip(c.children[0]), strip(c.children[1])
+        small, big = (lhs, rhs) if c.spelling in ("<", "<=") else (rhs, lhs)
+        got = self.local(big)
+        if got is None or got[0] not in keys:
+            return None
+        v = got[0]
+        vt = node_int_type(big)
+        if vt is None or vt.signed or vt.bits < 32 or not _invariant(small, assigned):
+            return None
+        for w in _writes(then, v, self):
+            if not _halves(w):
+                return None
+        return _Latch(st, frozenset(keys), v)
+
     def carried(self, kind: int, cond: Node | None, body: Node | None, inc: Node | None,
                 pre: dict[int, Value], entry: dict[int, Value],
                 ind: _Ind | None, line: int,
-                guards: tuple[Expr, ...]) -> set[int]:
+                guards: tuple[Expr, ...], latch: _Latch | None = None) -> set[int]:
         """Closed forms of the values a loop carries from one iteration to the next.
 
         One pass runs with each carried variable a placeholder ``V``; a variable whose
@@ -2075,6 +2245,7 @@ class Executor:
         value that says why. Returns the keys that got a closed form.
         """
         self.after_loop = {}
+        self.latched_keys = set()
         names: dict[int, str] = {}
         holders: dict[int, Sym] = {}
         probe = dict(entry)
@@ -2097,6 +2268,8 @@ class Executor:
         n_acc, order, notes = len(self.accesses), self.order, len(self.w.notes)
         n_ret, n_ptr = len(self.returns), len(self.ret_ptrs)
         self.probing = True
+        if latch is not None:
+            self.latched_ifs = {id(latch.node)}
         try:
             self.values = {**pre, **probe}
             self.memo.clear()
@@ -2106,6 +2279,7 @@ class Executor:
         finally:
             # Run for the values only: what the pass accessed is not reported.
             self.probing = False
+            self.latched_ifs = set()
             del self.accesses[n_acc:]
             del self.w.notes[notes:]
             del self.returns[n_ret:]
@@ -2139,6 +2313,8 @@ class Executor:
                 entry[k] = self._loop_opaque(k, pre[k], got, [])
             else:
                 forms[k] = got
+        if latch is not None:
+            self._latched_forms(latch, forms, entry, pre, names, line)
         if forms:
             # the loop is named by its counter, unless the counter's own iteration count
             # (a lane-dependent start) has that name already
@@ -2171,6 +2347,32 @@ class Executor:
                 entry[ind[0]] = fold(Binary("<<" if left else ">>",
                                             cf.as_type(it.induction.start, t), amount, t))
         return set(forms)
+
+    def _latched_forms(self, latch: _Latch, forms: dict[int, _Closed],
+                       entry: dict[int, Value], pre: dict[int, Value], names: dict[int, str],
+                       line: int) -> None:
+        """The latched branch's variables (:meth:`latched`) in the branch's iteration
+        number: the iterations in which its halved ``v`` is above 0 (after them no lane
+        passes ``a < v``), whatever the loop's own count (a superset of the iterations
+        that run). Taken out of ``forms``: they hold after the branch only in the lanes
+        that took it, and after the loop in none."""
+        self.latched_keys = set(latch.keys)
+        got = {k: forms.pop(k) for k in latch.keys if k in forms}
+        f = got.get(latch.v)
+        start = pre[latch.v]
+        ok = f is not None and f.geometric and not f.left and f.shift > 0 \
+            and isinstance(start, Expr) and not lane_dependent(start) \
+            and len(got) == len(latch.keys)
+        if not ok:
+            for k in latch.keys:
+                entry[k] = self._loop_opaque(k, pre[k], "is updated under a condition in "
+                                             "its loop", [])
+            return
+        assert isinstance(start, Expr) and f is not None
+        it = Sym(f"k@L{line}:{names[latch.v]}", INT, induction=Induction(
+            start, ">>", Const(f.shift, INT), ">", Const(0, start.type), index=True))
+        for k, form in got.items():
+            entry[k] = form.build(it)
 
     def closed_form(self, name: str, start: Value, v: Sym, end: Value | None,
                     holders: dict[int, Sym], moving: dict[int, str], before: set[int],
@@ -3177,7 +3379,8 @@ class Executor:
         if len({repr(p.offset) for p in returned if p is not None}) == 1:
             return first
         return Ptr(first.array, first.decl, Opaque(
-            OpaqueKind.BRANCH, f"the pointer '{name}' returns {_CONTROL_FLOW}", offsets, LONG),
+            OpaqueKind.BRANCH, f"the pointer '{name}' returns, which {_CONTROL_FLOW}", offsets,
+            LONG),
             first.pointee, first.unknown)
 
     @staticmethod
@@ -3491,9 +3694,12 @@ class Executor:
         operands are integers; when both are, it is the built-in operator."""
         vals = [self.expr(a) for a in args]
         # An operand of dependent type (an unresolved call such as ``swz<K>(i, j)``) has
-        # the type of the value the instantiation gives it.
+        # the type of the value the instantiation gives it; where that value is opaque
+        # for a reason of its own (the callee returns a value it updates under a
+        # condition), the result carries that reason, not "could not resolve".
         types = [node_int_type(a) or self.itype(a.type)
-                 or (v.type if ty.is_dependent_kind(a.ckind) and not isinstance(v, Opaque)
+                 or (v.type if ty.is_dependent_kind(a.ckind)
+                     and not (isinstance(v, Opaque) and v.kind is OpaqueKind.UNRESOLVED)
                      else None)
                  for a, v in zip(args, vals, strict=True)]
         if any(t is None for t in types):
@@ -3757,7 +3963,7 @@ class Executor:
             return _about(OpaqueKind.VARIABLE, name, "is not an integer")
         if var.address_taken:
             cur = self.values.get(k)
-            return Opaque(OpaqueKind.VARIABLE, f"the address of '{name}' is taken",
+            return _about(OpaqueKind.VARIABLE, name, "has its address taken",
                           dedupe([cur]) if isinstance(cur, Expr) else (), t or INT)
         cur = self.values.get(k)
         if isinstance(cur, Expr):

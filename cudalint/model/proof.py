@@ -1449,7 +1449,8 @@ def _cause(opaque: Opaque) -> str:
     """An opaque value's reason as the object of "depends on": ``'pos' is assigned in a
     loop`` (``name`` pos, ``clause`` is assigned in a loop) reads ``'pos', which is
     assigned in a loop``."""
-    if opaque.name is not None and opaque.clause.startswith(("is ", "has ", "was ")):
+    if opaque.name is not None and opaque.clause.startswith(("is ", "has ", "was ",
+                                                             "depends ")):
         return f"'{opaque.name}', which {opaque.clause}"
     return opaque.reason
 
