@@ -347,8 +347,9 @@ class Env:
     label: str | None = None
     values: dict[str, int] = field(default_factory=dict)
     types: dict[str, tuple[str, int]] = field(default_factory=dict)
-    #: Integer kernel parameters a launch passes as constants (``Bc=32``), by name.
-    params: dict[str, int] = field(default_factory=dict)
+    #: Integer kernel parameters a launch passes as constants (``Bc=32``), by name; or as
+    #: a component of its block shape, by that component's name (``bdim=blockDim.x``).
+    params: dict[str, int | str] = field(default_factory=dict)
     #: Non-type parameters bound to a function (``blockReduce<warpReduceSum>``), by name.
     functions: dict[str, str] = field(default_factory=dict)
 

@@ -735,8 +735,11 @@ class Executor:
             if var is None or t is None:
                 continue
             if fn.is_kernel and p.spelling in self.env.params:
-                # the constant every launch of this environment passes (cudalint.frontend.host)
-                self.values[key_of(p.cursor)] = Const(self.env.params[p.spelling], t)
+                # the constant every launch of this environment passes (cudalint.frontend.host),
+                # or the component of the block shape it passes
+                pv = self.env.params[p.spelling]
+                self.values[key_of(p.cursor)] = Const(pv, t) if isinstance(pv, int) else (
+                    fold(Cast(Sym(pv, UINT), t)) if t != UINT else Sym(pv, UINT))
             elif fn.is_kernel:
                 self.values[key_of(p.cursor)] = Sym(
                     p.spelling, _BOOL if ty.is_bool_kind(canonical_kind(p.type)) else t)
@@ -2314,7 +2317,8 @@ class Executor:
             else:
                 forms[k] = got
         if latch is not None:
-            self._latched_forms(latch, forms, entry, pre, names, line)
+            self._latched_forms(latch, forms, entry, pre, names, line,
+                                self.var_name(ind[0]) if ind is not None else None)
         if forms:
             # the loop is named by its counter, unless the counter's own iteration count
             # (a lane-dependent start) has that name already
@@ -2350,12 +2354,17 @@ class Executor:
 
     def _latched_forms(self, latch: _Latch, forms: dict[int, _Closed],
                        entry: dict[int, Value], pre: dict[int, Value], names: dict[int, str],
-                       line: int) -> None:
+                       line: int, counter: str | None) -> None:
         """The latched branch's variables (:meth:`latched`) in the branch's iteration
         number: the iterations in which its halved ``v`` is above 0 (after them no lane
         passes ``a < v``), whatever the loop's own count (a superset of the iterations
         that run). Taken out of ``forms``: they hold after the branch only in the lanes
-        that took it, and after the loop in none."""
+        that took it, and after the loop in none.
+
+        The number ranges over ``v``'s own halvings; it is shown by ``v``'s value where
+        every block shape gives the same ones ("when active = 32"), else as an iteration
+        of the loop's counter ("in iteration 2 of the 'l' loop"; the symbol
+        ``k@L6:l|active``)."""
         self.latched_keys = set(latch.keys)
         got = {k: forms.pop(k) for k in latch.keys if k in forms}
         f = got.get(latch.v)
@@ -2369,7 +2378,8 @@ class Executor:
                                              "its loop", [])
             return
         assert isinstance(start, Expr) and f is not None
-        it = Sym(f"k@L{line}:{names[latch.v]}", INT, induction=Induction(
+        label = names[latch.v] if counter is None else f"{counter}|{names[latch.v]}"
+        it = Sym(f"k@L{line}:{label}", INT, induction=Induction(
             start, ">>", Const(f.shift, INT), ">", Const(0, start.type), index=True))
         for k, form in got.items():
             entry[k] = form.build(it)

@@ -951,6 +951,38 @@ def _join(states: list[_State]) -> _State:
     return _State(vals, escaped)
 
 
+def _block_component(arg: Node, block: Node) -> str | None:
+    """``blockDim.x`` (``.y``, ``.z``) when the launch argument ``arg`` is that component
+    of the launch's block shape ``block``: ``b.x`` beside a ``dim3`` variable ``b``, or the
+    integer expression the shape is made of (``k<<<g, n>>>(n)``), written the same and free
+    of calls and writes, so that both are one value at the launch."""
+    a = strip(arg)
+    b = strip(block)
+    while b.kind in (N.UNEXPOSED, N.CALL) and b.children and node_int_type(b) is None \
+            and not any(list(ch.cursor.get_tokens()) for ch in b.children[1:]):
+        b = strip(b.children[0])  # dim3's copy or converting constructor (default y, z)
+    if a.kind == N.MEMBER_REF and a.spelling in ("x", "y", "z") and a.children:
+        base = strip(a.children[0])
+        if base.kind == N.DECL_REF and b.kind == N.DECL_REF and base.referenced is not None \
+                and b.referenced is not None \
+                and key_of(base.referenced) == key_of(b.referenced) and _is_dim3(b):
+            return f"blockDim.{a.spelling}"
+        return None
+    if node_int_type(b) is None or node_int_type(a) is None or not _pure(a):
+        return None
+    ta = [t.spelling for t in a.cursor.get_tokens()]
+    return "blockDim.x" if ta and ta == [t.spelling for t in b.cursor.get_tokens()] else None
+
+
+def _pure(n: Node) -> bool:
+    """``n`` reads variables and constants only: no call, assignment or increment."""
+    if n.kind in (N.CALL, N.COMPOUND_ASSIGN) or (n.kind == N.BINARY and n.spelling == "=") \
+            or (n.kind == N.UNARY and unary_operator_kind(n.cursor) in (
+                UO_POST_INC, UO_POST_DEC, UO_PRE_INC, UO_PRE_DEC)):
+        return False
+    return all(_pure(ch) for ch in n.children)
+
+
 def _first(item: tuple[int, Const | None]) -> int:
     return item[0]
 
@@ -986,7 +1018,7 @@ class HostLaunches:
         self.launches: list[Launch] = []
         #: The integer kernel parameters each launch passes as constants, by name, parallel
         #: to ``launches`` (see ``bind_parameters``).
-        self.launch_params: list[tuple[tuple[str, int], ...]] = []
+        self.launch_params: list[tuple[tuple[str, int | str], ...]] = []
         #: kernel name -> instantiation label -> its template arguments
         self.instantiations: dict[str, dict[str, Env]] = {}
         self._callers: dict[int, list[tuple[Function, Node]]] = {}
@@ -1746,12 +1778,12 @@ class HostLaunches:
     # --- one launch site ----------------------------------------------------------------
 
     def _evaluate(self, fn: Function, call: Node, ctx: _Context
-                  ) -> list[tuple[Launch, tuple[tuple[str, int], ...]]]:
+                  ) -> list[tuple[Launch, tuple[tuple[str, int | str], ...]]]:
         config = config_call(call)
         if config is None:
             return []
         span = self.w.span(call.extent)
-        out: list[tuple[Launch, tuple[tuple[str, int], ...]]] = []
+        out: list[tuple[Launch, tuple[tuple[str, int | str], ...]]] = []
         for flowed in (f for extra in self.loop_assignments(fn, call, ctx)
                        for f in self.flow(fn, call, ctx, extra)):
             ex = _HostExecutor(self, fn, ctx, flowed)
@@ -1810,16 +1842,26 @@ class HostLaunches:
 
     @staticmethod
     def _parameter_values(ex: _HostExecutor, call: Node, kernel: Function
-                          ) -> tuple[tuple[str, int], ...]:
+                          ) -> tuple[tuple[str, int | str], ...]:
         """The kernel's integer parameters this launch passes as constants in its context
-        (``const int Bc = 32``, a ``#define``, a literal, a known host parameter)."""
-        out: list[tuple[str, int]] = []
+        (``const int Bc = 32``, a ``#define``, a literal, a known host parameter), or as
+        a component of the launch's own block shape, by that component's name
+        (``k<<<g, block>>>(..., block.x)``: ``blockDim.x``; NVIDIA's dwtHaar1D passes
+        ``block_size.x`` as ``bdim``)."""
+        out: list[tuple[str, int | str]] = []
+        config = config_call(call)
+        cargs = arguments(config) if config is not None else []
+        block = cargs[1] if len(cargs) > 1 else None
         for a, p in zip(arguments(call), Executor.params(kernel), strict=False):
             if node_int_type(p) is None or not p.spelling:
                 continue
             v = ex.known(a)
             if v is not None:
                 out.append((p.spelling, v))
+                continue
+            dim = _block_component(a, block) if block is not None else None
+            if dim is not None:
+                out.append((p.spelling, dim))
         return tuple(out)
 
     # --- kernel parameters ------------------------------------------------------------

@@ -58,7 +58,7 @@ class HostSnapshot:
     """``HostLaunches`` right after ``run`` (before ``bind_parameters`` relabels)."""
 
     launches: tuple[Launch, ...]
-    launch_params: tuple[tuple[tuple[str, int], ...], ...]
+    launch_params: tuple[tuple[tuple[str, int | str], ...], ...]
     instantiations: dict[str, dict[str, Env]]
     #: The shared arrays (``Walker.add_array``) and notes its executor added, in order.
     arrays: tuple[SharedArray, ...] = ()

@@ -1418,6 +1418,7 @@ def _display(name: str) -> str:
     base, _, where = name.partition("@")
     if base == "k" and where.startswith("L"):
         line, _, var = where[1:].partition(":")
+        var = var.partition("|")[0]  # k@L12:l|active: the 'l' loop's iteration
         return f"the '{var}' loop's iteration" if var else f"the iteration (line {line})"
     if base.startswith("opaque") and where:
         return f"({where})"
@@ -1489,7 +1490,8 @@ def _index_counters(syms: set[Sym], warps: list[Warp]) -> dict[str, tuple[str, l
                 else None for shp in shapes}
         (seq,) = seqs if len(seqs) == 1 else (None,)
         if seq is not None:
-            out[sym.name] = (sym.name.partition(":")[2], list(seq))  # k@L12:d -> d
+            # k@L12:d -> d; k@L12:l|active (a latched branch's halvings) -> active
+            out[sym.name] = (sym.name.partition(":")[2].rpartition("|")[2], list(seq))
     return out
 
 
