@@ -99,6 +99,7 @@ from cudalint.frontend.wmma import Fragment as WmmaFragment
 from cudalint.frontend.wmma import lane_offset as wmma_lane_offset
 from cudalint.frontend.wmma import lower as wmma_lower
 from cudalint.ir import (
+    BLOCK_DIM,
     INT,
     LONG,
     THREAD_IDX,
@@ -571,6 +572,11 @@ class _Latch:
     v: int
 
 
+def _has(n: Node, kinds: tuple[int, ...]) -> bool:
+    """A node of one of ``kinds`` is ``n`` or under it."""
+    return n.kind in kinds or any(_has(ch, kinds) for ch in n.children)
+
+
 def _exits(n: Node) -> bool:
     """``n`` holds a ``break``, ``continue``, ``return`` or ``goto`` (at any depth)."""
     if n.kind in (N.BREAK, N.CONTINUE, N.RETURN, N.GOTO):
@@ -593,34 +599,6 @@ def _reads(n: Node) -> set[int]:
 
 
 _BUILTIN_INDICES = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim"})
-
-
-def _invariant(n: Node, assigned: set[int]) -> bool:
-    """``n`` computes the same value in every iteration of a loop that writes
-    ``assigned``: it names nothing the loop writes, loads nothing from memory (whose
-    contents may change) and calls nothing."""
-    x = strip(n)
-    kind = x.kind
-    if kind in (N.INTEGER_LITERAL, N.CHARACTER_LITERAL, N.BOOL_LITERAL):
-        return True
-    if kind == N.DECL_REF:
-        ref = x.referenced
-        return ref is not None and key_of(ref) not in assigned \
-            and ref.kind in (K.VAR_DECL, K.PARM_DECL, K.ENUM_CONSTANT_DECL,
-                             K.TEMPLATE_NON_TYPE_PARAMETER) \
-            and int_type(ref.type) is not None
-    if kind == N.MEMBER_REF:
-        base = strip(x.children[0]) if x.children else None
-        return base is not None and base.kind == N.DECL_REF \
-            and base.spelling in _BUILTIN_INDICES
-    if kind == N.BINARY and x.spelling not in ("=", ","):
-        return all(_invariant(ch, assigned) for ch in x.children)
-    if kind == N.UNARY and unary_operator_kind(x.cursor) in (
-            UO_PLUS, UO_MINUS, UO_NOT, UO_LNOT):
-        return all(_invariant(ch, assigned) for ch in x.children)
-    if kind in (N.UNEXPOSED, _CSTYLE_CAST) and len(x.children) == 1:
-        return _invariant(x.children[0], assigned)
-    return False
 
 
 def _writes(n: Node, key: int, ex: Executor) -> list[Node]:
@@ -825,13 +803,21 @@ class Executor:
         unknown = ""
         align = max(ty.alignment(a.element), 0)
         if elem_bytes is not None and elem_bytes <= 0:
-            bound = self.env.types.get(element_type.replace("volatile ", "").replace(
-                "const ", ""))
+            # a scalar's element is its canonical type (``type-parameter-0-0``); the
+            # template arguments and the reader know it by the name declared (``T``)
+            declared = element_type if ty.is_array(a.cursor.type) else \
+                ty.spelling(a.cursor.type)
+            bound = None
+            for name in (element_type, declared):
+                bound = bound or self.env.types.get(
+                    name.replace("volatile ", "").replace("const ", ""))
             if bound is not None:
                 element_type, elem_bytes = bound
                 align = 0
             else:
                 elem_bytes = None
+                if "type-parameter-" in element_type:
+                    element_type = declared
                 unknown = f"element type depends on template parameter {element_type}"
         base = a.kernel or ""
         if a.dependent and self.env.label:
@@ -2189,8 +2175,8 @@ class Executor:
         unconditionally (the active-thread halving of a wavelet or scan level:
         ``if (tid < active) { ... idx <<= 1; active >>= 1; }``). None for any other loop.
         """
-        if body is None or self.fn is None:
-            return None
+        if body is None or self.fn is None or _has(n, (N.GOTO, N.LABEL)):
+            return None  # a jump into the branch enters it without the test
         stmts = body.children if body.kind == N.COMPOUND_STMT else [body]
         for i, st in enumerate(stmts):
             if st.kind == N.IF:
@@ -2218,21 +2204,84 @@ class Executor:
         if (_reads(st) & assigned) - keys:
             return None
         c = strip(test)
-        if c.kind != N.BINARY or len(c.children) != 2 or c.spelling not in ("<", "<=", ">", ">="):
+        # strict, and compared as unsigned: once v is 0 no lane passes (``a <= 0`` would)
+        if c.kind != N.BINARY or len(c.children) != 2 or c.spelling not in ("<", ">"):
+            return None
+        if any((t := node_int_type(ch)) is None or t.signed or t.bits < 32
+               for ch in c.children):
             return None
         lhs, rhs = strip(c.children[0]), strip(c.children[1])
-        small, big = (lhs, rhs) if c.spelling in ("<", "<=") else (rhs, lhs)
+        small, big = (lhs, rhs) if c.spelling == "<" else (rhs, lhs)
         got = self.local(big)
         if got is None or got[0] not in keys:
             return None
         v = got[0]
         vt = node_int_type(big)
-        if vt is None or vt.signed or vt.bits < 32 or not _invariant(small, assigned):
+        if vt is None or vt.signed or vt.bits < 32 or not self._invariant(small, assigned, pre):
+            return None
+        for k in keys:
+            var = self.fn.vars.get(k) if self.fn is not None else None
+            if var is None or var.address_taken:
+                return None  # changed through a pointer elsewhere
+        if self._bound_by_reference(keys):
             return None
         for w in _writes(then, v, self):
             if not _halves(w):
                 return None
         return _Latch(st, frozenset(keys), v)
+
+    def _invariant(self, n: Node, assigned: set[int], pre: dict[int, Value]) -> bool:
+        """``n`` computes the same value in every iteration of a loop that writes
+        ``assigned``: it names locals and parameters set before the loop that nothing
+        changes in it (not through a pointer or a reference either), constants and the
+        built-in indices; it loads nothing from memory (whose contents may change) and
+        calls nothing."""
+        x = strip(n)
+        kind = x.kind
+        if kind in (N.INTEGER_LITERAL, N.CHARACTER_LITERAL, N.BOOL_LITERAL):
+            return True
+        if kind == N.DECL_REF:
+            ref = x.referenced
+            if ref is None:
+                return False
+            if ref.kind in (K.ENUM_CONSTANT_DECL, K.TEMPLATE_NON_TYPE_PARAMETER):
+                return True
+            k = key_of(ref)
+            var = self.fn.vars.get(k) if self.fn is not None else None
+            return var is not None and k in pre and k not in assigned \
+                and not var.address_taken and int_type(ref.type) is not None \
+                and "volatile" not in ty.spelling(ref.type) \
+                and not self._bound_by_reference({k})
+        if kind == N.MEMBER_REF:
+            base = strip(x.children[0]) if x.children else None
+            return base is not None and base.kind == N.DECL_REF \
+                and base.spelling in _BUILTIN_INDICES and base.referenced is not None \
+                and base.referenced.kind == K.VAR_DECL and not x.children[0].children
+        if kind == N.BINARY and x.spelling not in ("=", ","):
+            return all(self._invariant(ch, assigned, pre) for ch in x.children)
+        if kind == N.UNARY and unary_operator_kind(x.cursor) in (
+                UO_PLUS, UO_MINUS, UO_NOT, UO_LNOT):
+            return all(self._invariant(ch, assigned, pre) for ch in x.children)
+        if kind in (N.UNEXPOSED, _CSTYLE_CAST) and len(x.children) == 1:
+            return self._invariant(x.children[0], assigned, pre)
+        return False
+
+    def _bound_by_reference(self, keys: set[int] | frozenset[int]) -> bool:
+        """One of ``keys`` is a reference, or a reference declared in the function names
+        one (``unsigned &r = active;``): writes through it change a variable unseen."""
+        if self.fn is None or self.fn.body is None:
+            return False
+        if any(key_of(p.cursor) in keys and ty.is_reference_kind(canonical_kind(p.type))
+               for p in self.params(self.fn)):
+            return True
+        stack = [self.fn.body]
+        while stack:
+            x = stack.pop()
+            if x.kind == N.VAR_DECL and ty.is_reference_kind(canonical_kind(x.cursor.type)) \
+                    and (key_of(x.cursor) in keys or _reads(x) & set(keys)):
+                return True
+            stack.extend(x.children)
+        return False
 
     def carried(self, kind: int, cond: Node | None, body: Node | None, inc: Node | None,
                 pre: dict[int, Value], entry: dict[int, Value],
@@ -2317,8 +2366,7 @@ class Executor:
             else:
                 forms[k] = got
         if latch is not None:
-            self._latched_forms(latch, forms, entry, pre, names, line,
-                                self.var_name(ind[0]) if ind is not None else None)
+            self._latched_forms(latch, forms, entry, pre, names, line, ind, counter)
         if forms:
             # the loop is named by its counter, unless the counter's own iteration count
             # (a lane-dependent start) has that name already
@@ -2354,17 +2402,20 @@ class Executor:
 
     def _latched_forms(self, latch: _Latch, forms: dict[int, _Closed],
                        entry: dict[int, Value], pre: dict[int, Value], names: dict[int, str],
-                       line: int, counter: str | None) -> None:
+                       line: int, ind: _Ind | None, counter: Expr | None) -> None:
         """The latched branch's variables (:meth:`latched`) in the branch's iteration
         number: the iterations in which its halved ``v`` is above 0 (after them no lane
         passes ``a < v``), whatever the loop's own count (a superset of the iterations
         that run). Taken out of ``forms``: they hold after the branch only in the lanes
         that took it, and after the loop in none.
 
-        The number ranges over ``v``'s own halvings; it is shown by ``v``'s value where
-        every block shape gives the same ones ("when active = 32"), else as an iteration
-        of the loop's counter ("in iteration 2 of the 'l' loop"; the symbol
-        ``k@L6:l|active``)."""
+        Where the loop's counter gives its iteration number exactly (a known trip count:
+        ``for (l = 0; l < 2; ++l)`` runs two, whatever ``v``), that number. Else it
+        ranges over ``v``'s own halvings where the block shape gives ``v``'s start, shown
+        by ``v``'s value where every shape gives the same ones ("when active = 32"), else
+        as an iteration of the loop's counter ("in iteration 2 of the 'l' loop"; the
+        symbol ``k@L6:l|active``); and where the start is not known, over every halving
+        of a value of ``v``'s type before 0."""
         self.latched_keys = set(latch.keys)
         got = {k: forms.pop(k) for k in latch.keys if k in forms}
         f = got.get(latch.v)
@@ -2378,9 +2429,22 @@ class Executor:
                                              "its loop", [])
             return
         assert isinstance(start, Expr) and f is not None
-        label = names[latch.v] if counter is None else f"{counter}|{names[latch.v]}"
-        it = Sym(f"k@L{line}:{label}", INT, induction=Induction(
-            start, ">>", Const(f.shift, INT), ">", Const(0, start.type), index=True))
+        counted = self.var_name(ind[0]) if ind is not None else None
+        label = names[latch.v] if counted is None else f"{counted}|{names[latch.v]}"
+        it: Expr
+        if ind is not None and isinstance(counter, Sym) and counter.induction is not None \
+                and counter.induction.op in ("+", "-") and cf.known_parts(counter.induction) \
+                and (trip := cf.trip_count(counter.induction)) is not None \
+                and trip <= cf.MAX_CYCLE:
+            it, _ = self.iteration(ind, counter, line, label, list(got.values()))
+        elif all(x.name in BLOCK_DIM for x in cf.nodes(start) if isinstance(x, Sym)) \
+                and not any(isinstance(x, Opaque) for x in cf.nodes(start)):
+            it = Sym(f"k@L{line}:{label}", INT, induction=Induction(
+                start, ">>", Const(f.shift, INT), ">", Const(0, start.type), index=True))
+        else:
+            most = -(-(start.type.bits - int(start.type.signed)) // f.shift)
+            it = Sym(f"k@L{line}:{counted or names[latch.v]}", INT, induction=Induction(
+                Const(0, INT), "+", Const(1, INT), "<", Const(most, INT)))
         for k, form in got.items():
             entry[k] = form.build(it)
 
@@ -2468,6 +2532,12 @@ class Executor:
 
                 def scaled(it: Expr) -> Expr:
                     amount = cf.affine(Const(0, INT), it, by, INT)
+                    if t.bits < 32:
+                        # shifted as the int it is promoted to, then narrowed: an
+                        # unsigned char doubled 8 times is 0, not a shift by 8
+                        wide = fold(Binary("<<" if left else ">>", fold(Cast(v0, INT)),
+                                           amount, INT))
+                        return fold(Cast(wide, t))
                     return fold(Binary("<<", v0, amount, t) if left
                                 else Binary(">>", v0, amount, t))
 
@@ -3694,6 +3764,11 @@ class Executor:
             if isinstance(e, Opaque) and e.kind is OpaqueKind.UNRESOLVED:
                 return OpaqueKind.UNRESOLVED, e.reason
         if name:  # an operator clang left unresolved
+            for e in inputs:
+                # an operand unknown for a reason of its own (a template helper's result
+                # that moves under a condition): that reason, not clang's
+                if isinstance(e, Opaque) and not e.kind.constant:
+                    return e.kind, e.reason
             return OpaqueKind.UNRESOLVED, f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}"
         callee = c.children[0] if c.children else c
         return OpaqueKind.CALL, f"call through {_quoted_text(self.w.slice(callee.extent))}"
@@ -3704,12 +3779,9 @@ class Executor:
         operands are integers; when both are, it is the built-in operator."""
         vals = [self.expr(a) for a in args]
         # An operand of dependent type (an unresolved call such as ``swz<K>(i, j)``) has
-        # the type of the value the instantiation gives it; where that value is opaque
-        # for a reason of its own (the callee returns a value it updates under a
-        # condition), the result carries that reason, not "could not resolve".
+        # the type of the value the instantiation gives it.
         types = [node_int_type(a) or self.itype(a.type)
-                 or (v.type if ty.is_dependent_kind(a.ckind)
-                     and not (isinstance(v, Opaque) and v.kind is OpaqueKind.UNRESOLVED)
+                 or (v.type if ty.is_dependent_kind(a.ckind) and not isinstance(v, Opaque)
                      else None)
                  for a, v in zip(args, vals, strict=True)]
         if any(t is None for t in types):
@@ -3941,6 +4013,8 @@ class Executor:
         name = c.spelling
         t = node_int_type(c)
         if ref is None:
+            # ``T::J`` of a dependent type has no spelling: the name as written
+            name = name or " ".join(self.w.slice(c.extent).split()) or "?"
             return Opaque(OpaqueKind.NAME, f"unresolved name '{name}'", (), t or INT)
         rk = ref.kind
         if rk == K.ENUM_CONSTANT_DECL:

@@ -1263,7 +1263,13 @@ class _Scanner:
         if not ty.is_array_kind(c.ckind):
             exprs = [ch for ch in children if ch.is_expr]
             init = exprs[-1] if exprs else None
-        self.fn.vars[key_of(c.cursor)] = Var(c.spelling, init, loop_var=loop_var)
+        var = Var(c.spelling, init, loop_var=loop_var)
+        self.fn.vars[key_of(c.cursor)] = var
+        if init is not None and ty.is_reference_kind(c.ckind) and node_int_type(init) is not None:
+            # ``unsigned &r = i;``: r and i are one variable; a write to either changes
+            # both, which the values kept per name do not follow
+            var.address_taken = True
+            self.mark_write(init, None, loop, address=True)
         for ch in children:
             self.visit(ch, loop)
 
