@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cudalint.model.proof import CaseMemo, _SampledEntry
+    from cudalint.model.proof import CaseMemo, _InsideEntry, _SampledEntry
     from cudalint.model.results import AccessResult
     from cudalint.model.stride_loops import _Exits
     from cudalint.model.warps import Warp
@@ -53,6 +53,8 @@ class RunCaches:
     sampled: list[_SampledEntry] = field(default_factory=list)
     #: The last few loop exits per lane (``stride_loops._exits``).
     exits: list[_Exits] = field(default_factory=list)
+    #: The last few offsets' cases inside their array (``proof._inside_cases``).
+    inside: list[_InsideEntry] = field(default_factory=list)
 
     MAX_PROOFS = 8192
     LANE_RANGES_KEPT = 8

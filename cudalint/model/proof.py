@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator
@@ -416,6 +417,7 @@ def _better(a: _Outcome, b: _Outcome | None) -> bool:
 
 def _sequence(ind: Sym, shape: tuple[int, int, int],
               outer: dict[str, int] | None = None,
+              supersets: set[str] | None = None,
               ) -> list[int] | None:
     """The values a uniform loop variable takes under a block shape, or None if unbounded
     (for an iteration number, ``Induction.index``: 0, 1, … as many as the loop makes).
@@ -424,7 +426,7 @@ def _sequence(ind: Sym, shape: tuple[int, int, int],
     (one iteration of the enclosing loops). A doubling or halving counter whose bound is
     not known (``for (s = 2; s < n; s <<= 1)``) takes every value its type holds before
     it would overflow or reach 0: a superset of the values it takes, see
-    :func:`_evaluable_inductions`."""
+    :func:`_evaluable_inductions` (its name is then added to ``supersets``)."""
     d = ind.induction
     assert d is not None
     env: dict[str, int] = dict(zip(BLOCK_DIM, shape, strict=True))
@@ -453,6 +455,8 @@ def _sequence(ind: Sym, shape: tuple[int, int, int],
         if reach is None:
             return None
         cmp, bound = reach
+        if supersets is not None:
+            supersets.add(ind.name)
     else:
         cmp = ops[d.cmp]
     values: list[int] = []
@@ -510,13 +514,64 @@ def _geometric_reach(ind: Sym, start: int, step: int,
 
 Sequences = dict[str, dict[tuple[int, ...], list[int]]]
 
+
+class _Joint(dict[str, dict[tuple[int, ...], list[int]]]):
+    """Sequences of loop variables (per name, per block shape, its values), with the
+    combinations of some of them that one execution makes: per group of names (the
+    enclosing loop variables an inner one's start, step or bound reads, then the inner
+    one), per block shape, the value tuples (:func:`_evaluable_inductions`). The cases
+    pair only those (:func:`_combos`); every other variable takes each of its values with
+    every combination of the others."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.groups: dict[tuple[str, ...], dict[tuple[int, ...], set[tuple[int, ...]]]] = {}
+
+
+def _groups_key(sequences: Sequences) -> tuple[object, ...]:
+    """The pairs a :class:`_Joint` allows, as a key (empty for plain sequences)."""
+    if not isinstance(sequences, _Joint):
+        return ()
+    return tuple((names, tuple(sorted((k, tuple(sorted(v))) for k, v in t.items())))
+                 for names, t in sorted(sequences.groups.items()))
+
+
+def _combos(sequences: Sequences, loops: tuple[str, ...], shp: tuple[int, ...],
+            ) -> Iterable[tuple[int, ...]]:
+    """The combinations of the loop variables' values the cases visit under the block
+    shape ``shp``: every one, except where :class:`_Joint` restricts a group."""
+    if not loops:
+        return [()]
+    every = itertools.product(*(sequences[n][shp] for n in loops))
+    groups = sequences.groups if isinstance(sequences, _Joint) else {}
+    checks: list[tuple[Callable[[tuple[int, ...]], tuple[int, ...]], set[tuple[int, ...]]]] = []
+    whole: set[tuple[int, ...]] | None = None
+    for names, tables in groups.items():
+        at = tuple(loops.index(n) for n in names if n in loops)
+        if len(at) < 2 or shp not in tables:
+            continue
+        keep = [i for i, n in enumerate(names) if n in loops]
+        allowed = tables[shp] if len(keep) == len(names) else {
+            tuple(v[i] for i in keep) for v in tables[shp]}
+        if at == tuple(range(len(loops))):
+            whole = allowed if whole is None else whole & allowed
+        else:
+            checks.append((operator.itemgetter(*at), allowed))
+    if whole is None and not checks:
+        return every
+    if whole is not None and not checks:
+        return (c for c in every if c in whole)
+    return (c for c in every if (whole is None or c in whole)
+            and all(get(c) in allowed for get, allowed in checks))
+
 #: How many enclosing loop variables an induction's start, step or bound may read, and
 #: how many of their value combinations are enumerated (:func:`_evaluable_inductions`).
 _MAX_NESTING = 3
 _MAX_OUTER_COMBINATIONS = 4096
 
 
-def _evaluable_inductions(syms: set[Sym], warps: list[Warp]) -> Sequences:
+def _evaluable_inductions(syms: set[Sym], warps: list[Warp],
+                          supersets: set[str] | None = None) -> _Joint:
     """Loop variables whose values follow from the block shape, with their sequences.
 
     A loop variable whose start, step or bound reads an enclosing loop's variable
@@ -528,31 +583,62 @@ def _evaluable_inductions(syms: set[Sym], warps: list[Warp]) -> Sequences:
     loop can take, for some bound. The union stands for the inner variable alone: where
     the access also reads an enclosing variable it depends on (``a[j - i]`` in
     ``for (j = 0; j < i; j++)``), crossing the two would pair values no iteration
-    pairs, so the inner one is left to the other paths, as before."""
+    pairs: there the sequences are a :class:`_Joint` whose group pairs each value of the
+    enclosing variables with the inner one's values under it (the pairs one execution
+    makes), and the cases visit only those (:func:`_combos`).
+
+    ``supersets`` receives the names of the variables whose values depend on a value
+    cudalint does not know: each is a value the loop takes for some input, not one it
+    takes for every input (a doubling or halving counter with an unknown bound, the
+    number of iterations a loop with such a bound ran, ``t@L12:d``, and a variable whose
+    start, step or bound reads one of those)."""
     present = {s.name for s in syms}
     shapes: set[tuple[int, ...]] | None = None  # built only when a loop variable needs it
-    out: dict[str, dict[tuple[int, ...], list[int]]] = {}
+    out = _Joint()
     for sym in syms:
         if sym.induction is None:
             continue
         if shapes is None:
             shapes = {lane[3:6] for w in warps for lane in w.lanes if lane is not None}
         seqs: dict[tuple[int, ...], list[int]] = {}
+        found: set[str] = set()
+        tables: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+        names: tuple[str, ...] = ()
         for shp in shapes:
-            seq = _nested_sequence(sym, (shp[0], shp[1], shp[2]), 0, present)
+            pairs: list[tuple[tuple[str, ...], list[tuple[int, ...]]]] = []
+            seq = _nested_sequence(sym, (shp[0], shp[1], shp[2]), 0, present, found, pairs)
             if seq is None:
                 break
             seqs[shp] = seq
+            if pairs:
+                names = pairs[0][0]
+                tables[shp] = set(pairs[0][1])
         else:
             out[sym.name] = seqs
+            if tables:
+                out.groups[names] = tables
+            if supersets is not None and (found or _trips_of(sym.name) is not None):
+                supersets.add(sym.name)
+    # an inner variable is paired with enclosing ones the access reads only where those
+    # are enumerated too; else it is left out, as where no pairs are known
+    for names in list(out.groups):
+        if any(n in present and n not in out for n in names[:-1]):
+            del out.groups[names]
+            out.pop(names[-1], None)
     return out
 
 
 def _nested_sequence(sym: Sym, shape: tuple[int, int, int], depth: int,
-                     present: set[str]) -> list[int] | None:
+                     present: set[str], supersets: set[str] | None = None,
+                     pairs: list[tuple[tuple[str, ...], list[tuple[int, ...]]]] | None = None,
+                     ) -> list[int] | None:
     """:func:`_sequence` of ``sym``, over every value of the enclosing loop variables its
     start, step and bound read (their union, in increasing order); None if one of those
-    is neither the block shape nor such a loop variable, or the nest is too deep."""
+    is neither the block shape nor such a loop variable, or the nest is too deep.
+    ``supersets``: as for :func:`_sequence`, for ``sym`` and the enclosing variables.
+    Where the access reads an enclosing variable too (``present``), only with ``pairs``
+    (at the top of the nest): it receives the enclosing variables' names and ``sym``'s,
+    with every value tuple an iteration makes."""
     d = sym.induction
     assert d is not None
     inputs = free_symbols(d.start) | free_symbols(d.step)
@@ -568,13 +654,15 @@ def _nested_sequence(sym: Sym, shape: tuple[int, int, int], depth: int,
         else:
             return None
     if not enclosing:
-        return _sequence(sym, shape)
-    if depth >= _MAX_NESTING or present & set(enclosing):
+        return _sequence(sym, shape, None, supersets)
+    correlated = bool(present & set(enclosing))
+    if depth >= _MAX_NESTING or (correlated and (depth > 0 or pairs is None)):
         return None
     names = sorted(enclosing)
+    made: list[tuple[int, ...]] = []
     ranges: list[list[int]] = []
     for n in names:
-        got = _nested_sequence(enclosing[n], shape, depth + 1, present)
+        got = _nested_sequence(enclosing[n], shape, depth + 1, present, supersets)
         if got is None:
             return None
         ranges.append(got)
@@ -585,12 +673,16 @@ def _nested_sequence(sym: Sym, shape: tuple[int, int, int], depth: int,
         return None
     values: set[int] = set()
     for combo in itertools.product(*ranges):
-        seq = _sequence(sym, shape, dict(zip(names, combo, strict=True)))
+        seq = _sequence(sym, shape, dict(zip(names, combo, strict=True)), supersets)
         if seq is None:
             return None
         values.update(seq)
         if len(values) > _MAX_ITERATIONS:
             return None
+        if correlated:
+            made.extend((*combo, v) for v in seq)
+    if correlated and pairs is not None:
+        pairs.append(((*names, sym.name), made))
     return sorted(values)
 
 
@@ -738,7 +830,9 @@ def _memo_cases(
     params = (*LANE_PARAMS, *loops, *free)
     seq_key = tuple(tuple(sorted((k, tuple(v)) for k, v in sequences[n].items()))
                     for n in loops)
-    key = (guard, params, seq_key, values, len(warps), id(warps[0]), id(warps[-1]))
+    pairs_key = _groups_key(sequences)
+    key = (guard, params, seq_key, pairs_key, values, len(warps), id(warps[0]),
+           id(warps[-1]))
     frame = memo.frames.get(key)
     if frame is not None and (len(frame.warps) != len(warps) or any(
             a is not b for a, b in zip(frame.warps, warps, strict=True))):
@@ -757,7 +851,7 @@ def _memo_cases(
             if first is None:
                 continue
             shp = first[3:6]
-            combos = itertools.product(*(sequences[n][shp] for n in loops)) if loops else [()]
+            combos = _combos(sequences, loops, shp)
             slots.extend((warp, tuple(lv)) for lv in combos)
         frame = _Frame(list(warps), slots, {}, {})
         if memo.size > CaseMemo.LIMIT:
@@ -1113,7 +1207,7 @@ def _affine_cases(
         second = warp.lanes[1]
         assert first is not None and second is not None
         shp = first[3:6]
-        combos = itertools.product(*(sequences[n][shp] for n in loops)) if loops else [()]
+        combos = _combos(sequences, loops, shp)
         for lv in combos:
             a0 = (*first, *lv, *values)
             a1 = (*second, *lv, *values)
@@ -1150,11 +1244,17 @@ def _build_cases(
     run: RunCaches, offset: Expr, guard: Expr | None, warps: list[Warp],
     loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
     free: tuple[str, ...], values: tuple[int, ...], p: int | None = None,
+    inside: tuple[int, int] | None = None,
 ) -> list[_Case]:
     """The cases of every slot (warp and loop values) where some lane is active, in slot
     order. With the bank period ``p`` (callers that read :class:`_CaseList`), a case that
     repeats an earlier one's pattern may be left out. ``run``: the analysis run's caches
-    (its fix re-check memo, when one is active)."""
+    (its fix re-check memo, when one is active). With ``inside`` (the array's size and
+    the access's width, :func:`_inside`), only the slots whose active lanes all lie
+    inside the array."""
+    if inside is not None:
+        return _kept_inside_cases(run, offset, guard, warps, loops, sequences, free, values,
+                                  p, inside)
     memo = run.memo
     if memo is not None:
         try:
@@ -1191,7 +1291,7 @@ def _build_cases(
         if first is None:
             continue
         shp = first[3:6]
-        combos = itertools.product(*(sequences[n][shp] for n in loops)) if loops else [()]
+        combos = _combos(sequences, loops, shp)
         for lv in combos:
             addrs: list[int | None] = []
             if per_warp is not None:
@@ -1209,6 +1309,171 @@ def _build_cases(
                         addrs.append(off(*args))
             if addrs.count(None) != len(addrs):  # some lane active
                 cases.append(_Case(warp, tuple(lv), addrs))
+            if len(cases) > _MAX_CASES:
+                raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
+    return cases if p is None else _repeats_left_out(cases, p)
+
+
+#: Slots visited, at most, where only the slots inside the array are cases
+#: (:func:`_inside_cases`: most of them are passed over after one guard evaluation and
+#: one lane's address).
+_MAX_INSIDE_SLOTS = 16_384
+
+
+def _inside(proof: _Proof) -> tuple[int, int] | None:
+    """The array's size in bytes and the access's width where the cases are only the
+    slots whose active lanes all lie inside the array (:func:`_inside_cases`); None
+    elsewhere.
+
+    Where a loop variable's values depend on an input cudalint does not know
+    (``proof.supersets``: a doubling counter whose bound is a kernel argument, the number
+    of iterations such a loop ran), the values enumerated are those some input gives,
+    and their combinations are not all made by one input: an up-sweep that ran ``t``
+    times and a down-sweep in its iteration ``k`` pair every ``t`` with every ``k``.
+    A slot with a lane outside a static array is an execution no defined program makes
+    (an access past a ``__shared__`` array is undefined behaviour), so those slots are
+    left out: the worst case is then one some input gives without leaving the array
+    (``offset >> k`` shifted to 0 by a ``k`` past the up-sweep's count indexes element
+    -1). Only with no uniform value left free (the addresses are then exact, relative
+    to the array) and a static array of known size."""
+    array = proof.array
+    if not proof.supersets or proof.free or proof.data is not None or array is None \
+            or array.base_offset is not None or array.size_bytes <= 0 \
+            or proof.access.matrix:
+        return None
+    return array.size_bytes, proof.access.width
+
+
+#: A key of :func:`_inside_cases`' arguments, the warps, and the cases.
+_InsideEntry = tuple[tuple[object, ...], list[Warp], list[_Case]]
+#: How many offsets' cases :func:`_kept_inside_cases` keeps.
+_INSIDE_KEPT = 4
+
+
+def _kept_inside_cases(
+    run: RunCaches, offset: Expr, guard: Expr | None, warps: list[Warp],
+    loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
+    free: tuple[str, ...], values: tuple[int, ...], p: int | None, inside: tuple[int, int],
+) -> list[_Case]:
+    """:func:`_inside_cases`, remembered for the last few offsets of the run: the
+    accesses of one statement (``s[bi] = s[bi] + s[ai]``: a load and a store of ``bi``)
+    and of a helper's other calls share them. A pure function of its arguments."""
+    try:
+        seq_key = tuple(tuple(sorted((k, tuple(v)) for k, v in sequences[n].items()))
+                        for n in loops)
+        key = (offset, guard, loops, seq_key, _groups_key(sequences), free, values, p,
+               inside)
+        kept = run.inside
+        entry = next((e for e in kept if e[0] == key and len(e[1]) == len(warps) and all(
+            a is b for a, b in zip(e[1], warps, strict=True))), None)
+    except RecursionError:  # an offset too deep to compare: evaluate it plainly
+        return _inside_cases(offset, guard, warps, loops, sequences, free, values, p, inside)
+    if entry is not None:
+        kept.remove(entry)
+        kept.append(entry)  # the most recently used last
+        return entry[2]
+    cases = _inside_cases(offset, guard, warps, loops, sequences, free, values, p, inside)
+    if len(kept) >= _INSIDE_KEPT:
+        del kept[0]
+    kept.append((key, list(warps), cases))
+    return cases
+
+
+def _inside_cases(
+    offset: Expr, guard: Expr | None, warps: list[Warp], loops: tuple[str, ...],
+    sequences: dict[str, dict[tuple[int, ...], list[int]]], free: tuple[str, ...],
+    values: tuple[int, ...], p: int | None, inside: tuple[int, int],
+) -> list[_Case]:
+    """:func:`_build_cases` of the slots whose active lanes all lie inside the array
+    (``inside``: its size in bytes and the access's width, :func:`_inside`).
+
+    A slot is passed over without evaluating the offset where the guard leaves no lane
+    active (the guard is evaluated once per warp and value of the loop variables it
+    reads), and after one lane's address where that lane's lies outside the array. The
+    addresses and errors of the slots kept are those of :func:`_build_cases`."""
+    size, width = inside
+    last = size - width  # the last address inside the array
+    params = (*LANE_PARAMS, *loops, *free)
+    per_warp = compile_warp(offset, guard, params, len(LANE_PARAMS))
+    off = compile_expr(offset, params)
+    grd = compile_expr(guard, params) if guard is not None else None
+    # the guard alone: 0 in the lanes it keeps, None in the others
+    only_guard = compile_warp(Const(0, UINT), guard, params, len(LANE_PARAMS)) \
+        if guard is not None else None
+    gnames = {s_.name for s_ in free_symbols(guard)} if guard is not None else set()
+    gat = [i for i, n in enumerate(loops) if n in gnames]
+    # the guard is evaluated once for the values of the loops it reads where it leaves
+    # some loop out (each evaluation then stands for several slots)
+    shared = len(gat) < len(loops)
+
+    # the values of the loops the guard reads (a value, or a tuple of them, as a key)
+    project: Callable[[tuple[int, ...]], object] = (
+        operator.itemgetter(*gat) if gat else lambda lv: ())
+
+    def lane_addresses(lanes: Iterable[tuple[int, ...] | None], lv: tuple[int, ...]
+                       ) -> list[int | None]:
+        if per_warp is not None:
+            return per_warp(lanes, lv, values)
+        out: list[int | None] = []
+        for lane in lanes:
+            if lane is None:
+                out.append(None)
+                continue
+            args = (*lane, *lv, *values)
+            if grd is not None and not grd(*args):
+                out.append(None)
+            else:
+                out.append(off(*args))
+        return out
+
+    cases: list[_Case] = []
+    for warp in warps:
+        check_budget()
+        first = next((ln for ln in warp.lanes if ln is not None), None)
+        if first is None:
+            continue
+        shp = first[3:6]
+        combos = _combos(sequences, loops, shp)
+        kept: dict[object, int] = {}  # first lane the guard keeps (-1: none)
+        lanes = warp.lanes
+        lead_lane = first
+        for lv in combos:
+            if guard is not None and not shared:
+                # the guard reads every loop variable: nothing to share, one pass
+                addrs = lane_addresses(warp.lanes, lv)
+                present = [a for a in addrs if a is not None]
+                if not present or min(present) < 0 or max(present) > last:
+                    continue
+                cases.append(_Case(warp, lv, addrs))
+                if len(cases) > _MAX_CASES:
+                    raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
+                continue
+            if guard is not None:
+                key = project(lv)
+                got = kept.get(key)
+                if got is None:
+                    if only_guard is not None:
+                        mask = only_guard(lanes, lv, values)
+                    else:
+                        assert grd is not None
+                        mask = [None if ln is None or not grd(*ln, *lv, *values) else 0
+                                for ln in lanes]
+                    got = kept[key] = next(
+                        (i for i, m in enumerate(mask) if m is not None), -1)
+                if got < 0:
+                    continue
+                picked = lanes[got]
+                assert picked is not None
+                lead_lane = picked
+            one = off(*lead_lane, *lv, *values)
+            if one < 0 or one > last:
+                continue
+            addrs = lane_addresses(warp.lanes, lv)
+            present = [a for a in addrs if a is not None]
+            if present and (min(present) < 0 or max(present) > last):
+                continue
+            if addrs.count(None) != len(addrs):  # some lane active
+                cases.append(_Case(warp, lv, addrs))
             if len(cases) > _MAX_CASES:
                 raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
     return cases if p is None else _repeats_left_out(cases, p)
@@ -1377,13 +1642,14 @@ def _base_values(
     loops: tuple[str, ...], sequences: dict[str, dict[tuple[int, ...], list[int]]],
     free: tuple[str, ...],
     p: int | None = None,
+    inside: tuple[int, int] | None = None,
 ) -> tuple[tuple[int, ...], list[_Case]]:
     last: Exception | None = None
     for v in _BASE_VALUES:
         values = tuple(v for _ in free)
         try:
             return values, _build_cases(run, offset, guard, warps, loops, sequences, free,
-                                        values, p)
+                                        values, p, inside)
         except EVAL_ERRORS as e:
             last = e
     raise EvalError(str(last) if last is not None else "no value")
@@ -1770,11 +2036,10 @@ def _prove(
     _fix_shifting_loops(proof)
     if proof.data is not None:
         return _over_data(proof, proof.data)
-    if _slots(proof) > _MAX_SLOTS:
+    if _slots(proof) > (_MAX_SLOTS if _inside(proof) is None else _MAX_INSIDE_SLOTS):
         # far past what the case builders would cost before giving up (_MAX_CASES
         # active cases): say so before evaluating any
-        return proof.result("unknown", None,
-                            f"too complex: more than {_MAX_CASES} warp and loop combinations")
+        return proof.result("unknown", None, _too_complex())
     p = period(arch, bank_mode, access.width)
     proof.align = alignment(array, access.width)
     try:
@@ -1826,6 +2091,9 @@ class _Proof:
     #: Per enumerated loop variable, per block shape, its values; their names, sorted.
     sequences: dict[str, dict[tuple[int, ...], list[int]]] = field(default_factory=dict)
     loops: tuple[str, ...] = ()
+    #: The loop variables whose values depend on an input cudalint does not know
+    #: (:func:`_evaluable_inductions`): the cases are then those some input makes.
+    supersets: frozenset[str] = frozenset()
     #: The uniform symbols left free, and the symbols enumerated (lanes and loops).
     free: tuple[str, ...] = ()
     enumerated: frozenset[str] = frozenset()
@@ -2007,12 +2275,19 @@ def _fix_shifting_loops(proof: _Proof) -> None:
         f = compile_expr(proof.offset, params)
     except EVAL_ERRORS:
         return
+    paired = {n for names in getattr(proof.sequences, "groups", {}) for n in names}
+    if _inside(proof) is not None:
+        # only the slots inside the array are cases: a first value may leave a warp out
+        # that another value keeps
+        paired |= proof.supersets
     for n in proof.loops:
         # the terms that read n read nothing else that varies (another loop, a uniform
-        # value): its moves are then the same whatever they are, and checked below
+        # value): its moves are then the same whatever they are, and checked below (not
+        # a variable whose values are paired with another's: its first value would
+        # leave out the other's values paired with the rest)
         others = frozenset(THREAD_IDX) | (set(proof.loops) - {n}) | set(proof.free)
-        if n not in guarded and shift_only(proof.offset, n, others) and _shifts_by(
-                proof, f, n, unit):
+        if n not in guarded and n not in paired and shift_only(
+                proof.offset, n, others) and _shifts_by(proof, f, n, unit):
             proof.sequences[n] = {shp: seq[:1] for shp, seq in proof.sequences[n].items()}
 
 
@@ -2088,8 +2363,7 @@ def _over_data(proof: _Proof, data: Bounded) -> AccessResult:
         shp = _shape_of(warp)
         if shp is None:
             continue
-        combos = itertools.product(*(proof.sequences[n][shp] for n in loops)) if loops \
-            else [()]
+        combos = _combos(proof.sequences, loops, shp)
         for lv in combos:
             check_budget()
             per_lane: list[list[tuple[int, int]] | None] = []
@@ -2141,6 +2415,10 @@ def _over_data(proof: _Proof, data: Bounded) -> AccessResult:
 _MAX_SLOTS = _MAX_CASES
 
 
+def _too_complex() -> str:
+    return f"too complex: more than {_MAX_CASES} warp and loop combinations"
+
+
 def _shape_of(warp: Warp) -> tuple[int, ...] | None:
     """The block shape of a warp's lanes (None: no lane)."""
     first = next((ln for ln in warp.lanes if ln is not None), None)
@@ -2152,10 +2430,16 @@ def _slots(proof: _Proof) -> int:
     if not proof.loops:
         return len(proof.warps)
     total = 0
+    paired: dict[tuple[int, ...], int] = {}  # combinations per shape, where some are paired
     for warp in proof.warps:
         shp = _shape_of(warp)
         if shp is not None:
-            total += math.prod([len(proof.sequences[name][shp]) for name in proof.loops])
+            if isinstance(proof.sequences, _Joint) and proof.sequences.groups:
+                if shp not in paired:
+                    paired[shp] = sum(1 for _ in _combos(proof.sequences, proof.loops, shp))
+                total += paired[shp]
+            else:
+                total += math.prod([len(proof.sequences[name][shp]) for name in proof.loops])
     return total
 
 
@@ -2165,7 +2449,18 @@ def _enumerate_loops(proof: _Proof) -> None:
     offset, guard, warps = proof.offset, proof.guard, proof.warps
     all_syms = free_symbols(offset) | (free_symbols(guard) if guard is not None else set())
     proof.all_syms = all_syms
-    sequences = _evaluable_inductions(all_syms, warps)
+    supersets: set[str] = set()
+    sequences = _evaluable_inductions(all_syms, warps, supersets)
+    if sequences.groups:
+        # pairs of an inner and an enclosing loop variable only where every other value
+        # is enumerated (the exact proof over them); else the inner one is left free,
+        # as before
+        known = ENUMERATED | set(sequences)
+        if proof.data is not None or any(s_.name not in known for s_ in all_syms):
+            for group in sequences.groups:
+                sequences.pop(group[-1], None)
+                supersets.discard(group[-1])
+            sequences.groups.clear()
     if guard is not None:
         # a stride loop's bound masks lanes: enumerate its iterations, or widen the
         # bound to its first iteration (cudalint.model.stride_loops)
@@ -2199,6 +2494,7 @@ def _enumerate_loops(proof: _Proof) -> None:
     if guard is not None:
         names |= {s.name for s in free_symbols(guard)}
     proof.guard, proof.sequences, proof.loops = guard, sequences, loops
+    proof.supersets = frozenset(supersets & set(loops))
     proof.free = tuple(sorted(names - ENUMERATED - set(loops)))
     proof.enumerated = (
         frozenset(THREAD_IDX) if proof.shape.dims is not None else ENUMERATED
@@ -2301,8 +2597,15 @@ def _prove_separable(proof: _Proof, sp: Split | _Separable, p: int) -> AccessRes
         proof.in_bounds = array.size_bytes
         proof.cache = _Costs(proof.in_bounds)
     cache = proof.cache
+    inside = _inside(proof)
     values, cases = _base_values(proof.run, proof.offset, proof.guard, proof.warps, loops,
-                                 proof.sequences, free, p)
+                                 proof.sequences, free, p, inside)
+    if not cases and inside is not None:
+        # no slot stays inside the array: every slot, as where no input is unknown
+        if _slots(proof) > _MAX_SLOTS:
+            return result("unknown", None, _too_complex())
+        values, cases = _base_values(proof.run, proof.offset, proof.guard, proof.warps,
+                                     loops, proof.sequences, free, p)
     if not cases:
         return replace(result("unknown", None, NOT_EXECUTED), executed=False)
     if base is None:
@@ -2572,7 +2875,8 @@ def _kept_sampled_cases(
 ) -> list[_Case]:
     seq_key = tuple(tuple(sorted((k, tuple(v)) for k, v in sequences[n].items()))
                     for n in loops)
-    key = (offset, guard, loops, seq_key, free, p)
+    pairs_key = _groups_key(sequences)
+    key = (offset, guard, loops, seq_key, pairs_key, free, p)
     kept = run.sampled
     entry = next((e for e in kept if e[0] == key and len(e[1]) == len(warps) and all(
         a is b for a, b in zip(e[1], warps, strict=True))), None)
