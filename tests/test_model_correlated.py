@@ -47,19 +47,35 @@ def _sweep_access(size: int) -> tuple[Access, SharedArray]:
     """``s[offset * (tid + 1) - 1]`` (float ``s[size]``) in the down-sweep iteration
     ``k`` (``d = 2 << k < n``, lanes ``tid < d - 1``) after an up-sweep that ran ``t``
     times: ``offset = ((1 << t) >> k) >> 1``, as the frontend writes it."""
-    t = Sym("t@L10:d", INT, induction=Induction(Const(0, INT), "+", Const(1, INT), "<=",
-                                                Const(31, INT)))
-    k = Sym("k@L14:d", INT, induction=Induction(Const(2, INT), "<<", Const(1, INT), "<", N,
-                                                index=True))
+    t = Sym(
+        "t@L10:d", INT, induction=Induction(Const(0, INT), "+", Const(1, INT), "<=", Const(31, INT))
+    )
+    k = Sym(
+        "k@L14:d", INT, induction=Induction(Const(2, INT), "<<", Const(1, INT), "<", N, index=True)
+    )
     offset = Binary(">>", Binary(">>", Binary("<<", _u(1), t, UINT), k, UINT), _u(1), UINT)
     ai = Binary("-", Binary("*", offset, Binary("+", TX, _u(1), UINT), UINT), _u(1), UINT)
     byte = Binary("*", ai, _u(4), UINT)
     d = Binary("<<", Const(2, INT), k, INT)
     guard = Binary("<", TX, Binary("-", d, Const(1, INT), INT), INT)
-    array = SharedArray(key="k::s", name="s", element_type="float", element_bytes=4,
-                        dims=(size,), span=Span("f.cu", 1, 1, 1, 2), kernel="k")
-    access = Access(array=array.key, kernel="k", kind="load", width=4, offset=byte,
-                    span=Span("f.cu", 16, 1, 16, 9), guard=guard)
+    array = SharedArray(
+        key="k::s",
+        name="s",
+        element_type="float",
+        element_bytes=4,
+        dims=(size,),
+        span=Span("f.cu", 1, 1, 1, 2),
+        kernel="k",
+    )
+    access = Access(
+        array=array.key,
+        kernel="k",
+        kind="load",
+        width=4,
+        offset=byte,
+        span=Span("f.cu", 16, 1, 16, 9),
+        guard=guard,
+    )
     return access, array
 
 
@@ -82,8 +98,11 @@ def _simulated_sweep(threads: int, size: int) -> tuple[int, set[tuple[int, int]]
         while d < n:
             offset >>= 1
             for w in range(threads // 32):
-                words = [(offset * (tid + 1) - 1) & 0xFFFFFFFF
-                         for tid in range(32 * w, 32 * w + 32) if tid < d - 1]
+                words = [
+                    (offset * (tid + 1) - 1) & 0xFFFFFFFF
+                    for tid in range(32 * w, 32 * w + 32)
+                    if tid < d - 1
+                ]
                 if words and max(words) < size:
                     seen[t, d] = max(seen.get((t, d), 0), _ways(words))
             d <<= 1
@@ -92,8 +111,9 @@ def _simulated_sweep(threads: int, size: int) -> tuple[int, set[tuple[int, int]]
 
 
 def _prove(access: Access, array: SharedArray, threads: int) -> proof.AccessResult:
-    return proof.prove(access, array, Shape((threads, 1, 1), "launch"), parse_arch("sm_90"),
-                       4, base=0)
+    return proof.prove(
+        access, array, Shape((threads, 1, 1), "launch"), parse_arch("sm_90"), 4, base=0
+    )
 
 
 @pytest.mark.parametrize("size", [129, 200, 512])
@@ -104,8 +124,9 @@ def test_down_sweep_worst_is_one_some_input_gives(size: int) -> None:
     assert r.status == "worst-case"
     assert (r.wavefronts, r.ideal_wavefronts) == (ways, 1)
     # the values named are a pair that gives the worst for some n
-    named = re.fullmatch(r"when d = (\d+), after (\d+) iterations of the 'd' loop at line 10",
-                         r.reason or "")
+    named = re.fullmatch(
+        r"when d = (\d+), after (\d+) iterations of the 'd' loop at line 10", r.reason or ""
+    )
     assert named is not None, r.reason
     assert (int(named[2]), int(named[1])) in witnesses
 
@@ -136,8 +157,9 @@ def test_no_slot_inside_the_array_keeps_every_slot() -> None:
 
 def test_paired_loop_values_follow_the_enclosing_one() -> None:
     size = Sym("size", UINT, induction=Induction(_u(2), "<<", _u(1), "<=", _u(16)))
-    stride = Sym("stride", UINT, induction=Induction(
-        Binary("/", size, _u(2), UINT), ">>", _u(1), ">", _u(0)))
+    stride = Sym(
+        "stride", UINT, induction=Induction(Binary("/", size, _u(2), UINT), ">>", _u(1), ">", _u(0))
+    )
     warps = proof.known_shape_warps((32, 1, 1))
     supersets: set[str] = set()
     seqs = proof._evaluable_inductions({size, stride}, warps, supersets)
@@ -146,20 +168,60 @@ def test_paired_loop_values_follow_the_enclosing_one() -> None:
     assert seqs["stride"][shp] == [1, 2, 4, 8]
     combos = list(proof._combos(seqs, ("size", "stride"), shp))
     # each size with its own strides, in the order of the product
-    assert combos == [(2, 1), (4, 1), (4, 2), (8, 1), (8, 2), (8, 4),
-                      (16, 1), (16, 2), (16, 4), (16, 8)]
+    assert combos == [
+        (2, 1),
+        (4, 1),
+        (4, 2),
+        (8, 1),
+        (8, 2),
+        (8, 4),
+        (16, 1),
+        (16, 2),
+        (16, 4),
+        (16, 8),
+    ]
     assert not supersets  # every value known: none depends on an input
     # the access reads stride alone: its values' union, every one with everything else
     alone = proof._evaluable_inductions({stride}, warps)
     assert alone["stride"][shp] == [1, 2, 4, 8] and not alone.groups
 
 
+def test_combos_with_a_free_loop_keep_the_product_order() -> None:
+    # a paired group beside a loop of its own: built from the pairs, not by filtering
+    # the whole product, and visited in the product's order
+    size = Sym("size", UINT, induction=Induction(_u(2), "<<", _u(1), "<=", _u(8)))
+    stride = Sym(
+        "stride", UINT, induction=Induction(Binary("/", size, _u(2), UINT), ">>", _u(1), ">", _u(0))
+    )
+    rep = Sym("rep", UINT, induction=Induction(_u(0), "+", _u(1), "<", _u(3)))
+    shp = (32, 1, 1)
+    seqs = proof._evaluable_inductions({size, stride, rep}, proof.known_shape_warps(shp))
+    loops = ("rep", "size", "stride")
+    got = list(proof._combos(seqs, loops, shp))
+    pairs = [(2, 1), (4, 1), (4, 2), (8, 1), (8, 2), (8, 4)]
+    assert got == [(r, a, b) for r in range(3) for a, b in pairs]
+    assert proof._combo_count(seqs, loops, shp) == len(got) == 18
+
+
+def test_no_pairs_under_a_nested_enclosing_loop() -> None:
+    # k starts from j - i where j itself starts from i: the union of j's values crossed
+    # with i's would pair (i = 0, j = 1), which no execution makes; k is not paired
+    i = Sym("i", UINT, induction=Induction(_u(0), "+", _u(1), "<", _u(4)))
+    j = Sym("j", UINT, induction=Induction(i, "+", _u(1), "<", Binary("+", i, _u(1), UINT)))
+    d = Binary("-", j, i, UINT)
+    k = Sym("k", UINT, induction=Induction(d, "+", _u(1), "<", Binary("+", d, _u(1), UINT)))
+    seqs = proof._evaluable_inductions({i, j, k}, proof.known_shape_warps((32, 1, 1)))
+    assert not any("k" in names for names in seqs.groups)
+
+
 def test_unknown_bound_marks_a_superset() -> None:
     size = Sym("size", UINT, induction=Induction(_u(2), "<<", _u(1), "<=", N))
-    stride = Sym("stride", UINT, induction=Induction(
-        Binary("/", size, _u(2), UINT), ">>", _u(1), ">", _u(0)))
+    stride = Sym(
+        "stride", UINT, induction=Induction(Binary("/", size, _u(2), UINT), ">>", _u(1), ">", _u(0))
+    )
     supersets: set[str] = set()
-    seqs = proof._evaluable_inductions({size, stride}, proof.known_shape_warps((32, 1, 1)),
-                                       supersets)
+    seqs = proof._evaluable_inductions(
+        {size, stride}, proof.known_shape_warps((32, 1, 1)), supersets
+    )
     assert supersets == {"size", "stride"}
     assert seqs["size"][(32, 1, 1)][-1] == 1 << 31

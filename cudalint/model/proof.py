@@ -536,12 +536,65 @@ def _groups_key(sequences: Sequences) -> tuple[object, ...]:
                  for names, t in sorted(sequences.groups.items()))
 
 
+def _factors(sequences: Sequences, loops: tuple[str, ...], shp: tuple[int, ...],
+             ) -> list[tuple[tuple[int, ...], list[tuple[int, ...]]]] | None:
+    """The combinations :func:`_combos` visits as independent factors: per group of
+    :class:`_Joint` (the loops' positions, the allowed tuples) and per other loop (its
+    position, its values); None where groups overlap (then the product is filtered)."""
+    groups = sequences.groups if isinstance(sequences, _Joint) else {}
+    factors: list[tuple[tuple[int, ...], list[tuple[int, ...]]]] = []
+    taken: set[int] = set()
+    for names, tables in groups.items():
+        at = tuple(loops.index(n) for n in names if n in loops)
+        if len(at) < 2 or shp not in tables:
+            continue
+        if taken & set(at):
+            return None
+        taken |= set(at)
+        keep = [i for i, n in enumerate(names) if n in loops]
+        allowed = {tuple(v[i] for i in keep) for v in tables[shp]}
+        factors.append((at, sorted(allowed)))
+    for i, n in enumerate(loops):
+        if i not in taken:
+            factors.append(((i,), [(v,) for v in sequences[n][shp]]))
+    return factors
+
+
+def _combo_count(sequences: Sequences, loops: tuple[str, ...], shp: tuple[int, ...],
+                 limit: int | None = None) -> int:
+    """How many combinations :func:`_combos` visits (past ``limit``: some number above
+    it)."""
+    factors = _factors(sequences, loops, shp)
+    if factors is not None:
+        return math.prod(len(f[1]) for f in factors)
+    count = 0
+    for _ in _combos(sequences, loops, shp):
+        count += 1
+        if limit is not None and count > limit:
+            break
+    return count
+
+
 def _combos(sequences: Sequences, loops: tuple[str, ...], shp: tuple[int, ...],
             ) -> Iterable[tuple[int, ...]]:
     """The combinations of the loop variables' values the cases visit under the block
-    shape ``shp``: every one, except where :class:`_Joint` restricts a group."""
+    shape ``shp``: every one, except where :class:`_Joint` restricts a group; in the
+    order of the full product (by each value's place in its sequence)."""
     if not loops:
         return [()]
+    groups = sequences.groups if isinstance(sequences, _Joint) else {}
+    factors = _factors(sequences, loops, shp) if groups else None
+    if factors is not None and len(factors) < len(loops):
+        places = [{v: i for i, v in enumerate(sequences[n][shp])} for n in loops]
+        out: list[tuple[int, ...]] = []
+        for parts in itertools.product(*(f[1] for f in factors)):
+            c = [0] * len(loops)
+            for (at, _), vals in zip(factors, parts, strict=True):
+                for i, v in zip(at, vals, strict=True):
+                    c[i] = v
+            out.append(tuple(c))
+        out.sort(key=lambda c: tuple(places[i].get(v, -1) for i, v in enumerate(c)))
+        return out
     every = itertools.product(*(sequences[n][shp] for n in loops))
     groups = sequences.groups if isinstance(sequences, _Joint) else {}
     checks: list[tuple[Callable[[tuple[int, ...]], tuple[int, ...]], set[tuple[int, ...]]]] = []
@@ -658,6 +711,10 @@ def _nested_sequence(sym: Sym, shape: tuple[int, int, int], depth: int,
     correlated = bool(present & set(enclosing))
     if depth >= _MAX_NESTING or (correlated and (depth > 0 or pairs is None)):
         return None
+    if correlated and any(_reads_loops(e) for e in enclosing.values()):
+        # an enclosing variable nested in a further loop: its values' union crossed with
+        # the others' would pair values no execution pairs
+        return None
     names = sorted(enclosing)
     made: list[tuple[int, ...]] = []
     ranges: list[list[int]] = []
@@ -684,6 +741,15 @@ def _nested_sequence(sym: Sym, shape: tuple[int, int, int], depth: int,
     if correlated and pairs is not None:
         pairs.append(((*names, sym.name), made))
     return sorted(values)
+
+
+def _reads_loops(sym: Sym) -> bool:
+    """``sym``'s start, step or bound reads another loop variable."""
+    d = sym.induction
+    assert d is not None
+    parts = [d.start, d.step, *([d.bound] if d.bound is not None else [])]
+    return any(i.induction is not None and i.name != sym.name
+               for p in parts for i in free_symbols(p))
 
 
 class CaseMemo:
@@ -1340,6 +1406,11 @@ def _inside(proof: _Proof) -> tuple[int, int] | None:
     if not proof.supersets or proof.free or proof.data is not None or array is None \
             or array.base_offset is not None or array.size_bytes <= 0 \
             or proof.access.matrix:
+        return None
+    if proof.guard_causes or proof.widened_note is not None or proof.shape.dims is None:
+        # lanes taken as active that a guard left out, a stride bound widened, or an
+        # assumed shape (smaller blocks not enumerated) may be inactive in a real run:
+        # a slot that leaves the array through them can still be one a run makes
         return None
     return array.size_bytes, proof.access.width
 
@@ -2036,10 +2107,12 @@ def _prove(
     _fix_shifting_loops(proof)
     if proof.data is not None:
         return _over_data(proof, proof.data)
-    if _slots(proof) > (_MAX_SLOTS if _inside(proof) is None else _MAX_INSIDE_SLOTS):
+    paired = isinstance(proof.sequences, _Joint) and bool(proof.sequences.groups)
+    limit = _MAX_SLOTS if _inside(proof) is None and not paired else _MAX_INSIDE_SLOTS
+    if _slots(proof, limit) > limit:
         # far past what the case builders would cost before giving up (_MAX_CASES
         # active cases): say so before evaluating any
-        return proof.result("unknown", None, _too_complex())
+        return proof.result("unknown", None, _too_complex(limit))
     p = period(arch, bank_mode, access.width)
     proof.align = alignment(array, access.width)
     try:
@@ -2275,11 +2348,11 @@ def _fix_shifting_loops(proof: _Proof) -> None:
         f = compile_expr(proof.offset, params)
     except EVAL_ERRORS:
         return
-    paired = {n for names in getattr(proof.sequences, "groups", {}) for n in names}
     if _inside(proof) is not None:
-        # only the slots inside the array are cases: a first value may leave a warp out
-        # that another value keeps
-        paired |= proof.supersets
+        # only the slots inside the array are cases: a shift's first value may leave a
+        # warp out that another value keeps inside, with another loop's value
+        return
+    paired = {n for names in getattr(proof.sequences, "groups", {}) for n in names}
     for n in proof.loops:
         # the terms that read n read nothing else that varies (another loop, a uniform
         # value): its moves are then the same whatever they are, and checked below (not
@@ -2415,8 +2488,8 @@ def _over_data(proof: _Proof, data: Bounded) -> AccessResult:
 _MAX_SLOTS = _MAX_CASES
 
 
-def _too_complex() -> str:
-    return f"too complex: more than {_MAX_CASES} warp and loop combinations"
+def _too_complex(limit: int = _MAX_CASES) -> str:
+    return f"too complex: more than {limit} warp and loop combinations"
 
 
 def _shape_of(warp: Warp) -> tuple[int, ...] | None:
@@ -2425,8 +2498,9 @@ def _shape_of(warp: Warp) -> tuple[int, ...] | None:
     return None if first is None else first[3:6]
 
 
-def _slots(proof: _Proof) -> int:
-    """How many (warp, loop values) slots the case builders would visit."""
+def _slots(proof: _Proof, limit: int | None = None) -> int:
+    """How many (warp, loop values) slots the case builders would visit; counting stops
+    once past ``limit``."""
     if not proof.loops:
         return len(proof.warps)
     total = 0
@@ -2436,10 +2510,12 @@ def _slots(proof: _Proof) -> int:
         if shp is not None:
             if isinstance(proof.sequences, _Joint) and proof.sequences.groups:
                 if shp not in paired:
-                    paired[shp] = sum(1 for _ in _combos(proof.sequences, proof.loops, shp))
+                    paired[shp] = _combo_count(proof.sequences, proof.loops, shp, limit)
                 total += paired[shp]
             else:
                 total += math.prod([len(proof.sequences[name][shp]) for name in proof.loops])
+        if limit is not None and total > limit:
+            break
     return total
 
 
@@ -2602,7 +2678,7 @@ def _prove_separable(proof: _Proof, sp: Split | _Separable, p: int) -> AccessRes
                                  proof.sequences, free, p, inside)
     if not cases and inside is not None:
         # no slot stays inside the array: every slot, as where no input is unknown
-        if _slots(proof) > _MAX_SLOTS:
+        if _slots(proof, _MAX_SLOTS) > _MAX_SLOTS:
             return result("unknown", None, _too_complex())
         values, cases = _base_values(proof.run, proof.offset, proof.guard, proof.warps,
                                      loops, proof.sequences, free, p)
@@ -2650,6 +2726,10 @@ def _in_iteration(proof: _Proof, values: tuple[int, ...]) -> tuple[str, ReasonKi
     return "when " + label, "condition"
 
 
+#: How a result whose guard was partly left out says so.
+_GUARD_IF = "if every lane passes the guard"
+
+
 def _same_everywhere(proof: _Proof, worst: _Outcome) -> AccessResult:
     """The result of an access that costs the same in every case costed: proved, or, where
     a guard conjunct cudalint could not evaluate was left out and the cost is a conflict,
@@ -2658,7 +2738,7 @@ def _same_everywhere(proof: _Proof, worst: _Outcome) -> AccessResult:
     if proof.guard_note is not None and worst.cost.wavefronts > worst.cost.ideal \
             and not proof.access.collective:
         return proof.result("worst-case", worst.cost,
-                            f"if every lane passes the guard ({proof.guard_note})", worst,
+                            f"{_GUARD_IF} ({proof.guard_note})", worst,
                             kind="condition")
     return proof.result("proved", worst.cost, None, worst)
 
