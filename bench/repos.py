@@ -40,6 +40,9 @@ class Repo:
     #: compile_commands.json with these flags is written for the files under each
     #: folder and given with -p, as a user of such a repository would.
     subtrees: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: The commit the tables in bench/README.md were taken at, where one was recorded
+    #: (``git -C NAME checkout COMMIT`` to see the same code).
+    commit: str = ""
 
 
 REPOS = (
@@ -67,6 +70,13 @@ REPOS = (
             "pybind")), "-DNO_MMA_HGEMM_BIN", "-DNO_WMMA_HGEMM_BIN", "-DNO_CUTE_HGEMM_BIN",
             "-DNO_CUBLAS_HGEMM_BIN")),
     )),
+    # ggml's CUDA backend (the one llama.cpp uses): src/CMakeLists.txt gives the backends
+    # include/ (ggml.h) and src/ (ggml-impl.h, ggml-common.h)
+    Repo("ggml", "https://github.com/ggml-org/ggml", include=("include", "src"),
+         commit="d99724f2b141fed9e1a9f402213506c081433465"),
+    # CMakeLists.txt: include_directories(src/common)
+    Repo("cuda_hgemm", "https://github.com/Bruce-Lee-LY/cuda_hgemm", include=("src/common",),
+         commit="0d26c2e4415ab0d0af5a6bfae301275c608d46b4"),
 )
 
 _SOURCE = (".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".inl", ".cxx")
@@ -214,7 +224,8 @@ def main() -> int:
         if args.only and repo.name not in args.only:
             continue
         if not os.path.isdir(os.path.join(args.root, repo.name)):
-            print(f"skip {repo.name}: not under {args.root} (git clone {repo.url})",
+            at = f", then git -C {repo.name} checkout {repo.commit}" if repo.commit else ""
+            print(f"skip {repo.name}: not under {args.root} (git clone {repo.url}{at})",
                   file=sys.stderr)
             continue
         row = run(repo, args.root, args.cudalint.split(), args.j, args.timeout, args.raw)

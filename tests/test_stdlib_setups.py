@@ -33,6 +33,7 @@ _C_HEADERS = (
     "sys/time.h",
     "sys/types.h",
     "sys/stat.h",
+    "sys/syscall.h",
     "pthread.h",
     "omp.h",
 )
@@ -42,6 +43,7 @@ _CXX_HEADERS = (
     "atomic",
     "cassert",
     "cfloat",
+    "charconv",
     "chrono",
     "climits",
     "cmath",

@@ -367,6 +367,9 @@ class Function:
     launches: list[Node] = field(default_factory=list)
     #: Device functions this function calls (by name), for call-site analysis.
     calls: set[str] = field(default_factory=set)
+    #: Whether no call of it can reach shared memory or a barrier (``inert.py``); None
+    #: until asked.
+    shared_inert: bool | None = field(default=None, compare=False)
 
 
 def key_of(c: ci.Cursor) -> int:

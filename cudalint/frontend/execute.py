@@ -92,6 +92,7 @@ from cudalint.frontend.cursors import (
     split_top_level,
     strip,
 )
+from cudalint.frontend.inert import shared_inert
 from cudalint.frontend.program import Program
 from cudalint.frontend.tree import Node, build, top_level
 from cudalint.frontend.types import canonical_kind, int_type, type_size
@@ -1024,6 +1025,15 @@ class Executor:
             if p is not None and ty.is_pointer_kind(n.ckind):
                 return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown)
             return p
+        if kind == N.ARRAY_SUBSCRIPT and ty.is_dependent_kind(n.ckind):
+            # a row of a shared array whose extents a template parameter gives (``acc[w]``
+            # of ``float acc[WARPS][N]`` passed to ``store_matrix_sync``): clang leaves no
+            # decay to see; it is the address of the row's first element
+            loc = self.lvalue(n)
+            if loc is None or loc.decl is None or loc.indices is None \
+                    or len(loc.indices) != loc.decl.ndim - 1:
+                return None
+            return self.address(loc, loc.decl.element)
         if kind == N.DECL_REF:
             got = self.local(n)
             if got is not None:
@@ -1633,6 +1643,43 @@ class Executor:
         self.flush()
         self.set_value(k, value)
 
+    def own_parameter(self, n: Node) -> bool:
+        """``n`` (an inline-asm operand) is a parameter of a ``__device__`` function that
+        is run on its own, not inlined into a kernel."""
+        if self.depth != 0 or self.fn is None or self.fn.is_kernel:
+            return False
+        s = strip(n)
+        while s.kind in CASTS and s.expr_children():
+            s = strip(s.expr_children()[-1])
+        ref = s.referenced if s.kind == N.DECL_REF else None
+        var = self.fn.vars.get(key_of(ref)) if ref is not None else None
+        return var is not None and var.is_param
+
+    def returned_shared_address(self, c: Node) -> Ptr | None:
+        """The shared-window address a helper returns when its body is one ``return``
+        of such an address of a pointer parameter (ggml's
+        ``ggml_cuda_cvta_generic_to_shared(p)``: ``return __cvta_generic_to_shared(p);``),
+        reached as ``returned_value`` reaches one."""
+        args = arguments(c)
+        target = self.call_target(c, call_name(c), len(args))
+        if target is None or target.body is None or target.is_kernel \
+                or self.depth >= _MAX_DEPTH or fn_key(target) in self.stack:
+            return None
+        bound: dict[int, Value] = {}
+        for p, a in zip(self.params(target), args, strict=False):
+            if ty.is_pointer_kind(canonical_kind(p.type)):
+                ptr = self.ptr_value(a)
+                if ptr is not None:
+                    bound[key_of(p.cursor)] = Ptr(ptr.array, ptr.decl, ptr.offset,
+                                                  self.pointee(p.type) or ptr.pointee,
+                                                  ptr.unknown)
+        if not bound:
+            return None
+        env = self.target_env(c, target)
+        with self.frame(target, env, bound, body=False):
+            ret = self._returned_expr(target.body.children)
+            return self.shared_address(ret) if isinstance(ret, Node) else None
+
     def shared_address(self, n: Node) -> Ptr | None:
         """The shared place an integer shared-window address designates (for inline PTX):
         ``__cvta_generic_to_shared(p)``, a local holding one, and such an address plus or
@@ -1646,6 +1693,8 @@ class Executor:
             if p is None:
                 return None
             return Ptr(p.array, p.decl, p.offset, self.scalar(p.pointee), p.unknown)
+        if s.kind == N.CALL and overloaded_callee(s) is None:
+            return self.returned_shared_address(s)
         if s.kind == N.DECL_REF:
             ref = s.referenced
             if ref is None:
@@ -3019,6 +3068,9 @@ class Executor:
             return
         target = self.call_target(c, name, len(args))
         if target is not None and target.body is not None and not target.is_kernel:
+            if shared_inert(self.w, target):  # running it finds nothing (inert.py)
+                self.skip_inert(c, target, args)
+                return
             self.inline(c, target, args)
             return
         # Method calls on objects (cooperative groups): the object is no access.
@@ -3146,6 +3198,13 @@ class Executor:
                 v = int(text) if text.isdigit() else self.env.values.get(text)
             if v is None:
                 v = self.w.eval_text(text)
+            if v is None and self.fn is not None:
+                # a constant local of the function (``constexpr int HEADS = 8;`` then
+                # ``fragment<matrix_a, HEADS, 16, 16, ...>`` in a template kernel)
+                named = {c.value for k, c in self.values.items() if isinstance(c, Const)
+                         and k in self.fn.vars and self.fn.vars[k].name == text
+                         and not self.fn.vars[k].modified}
+                v = named.pop() if len(named) == 1 else None
             if v is None:
                 return f"the fragment's shape ('{text}') is not known"
             ints.append(v)
@@ -3226,7 +3285,10 @@ class Executor:
             p = self.asm_address(operands[index]) if 0 <= index < len(operands) else None
             if addr is None or p is None:
                 self.w.notes.append(Note(
-                    "warning",
+                    # a helper run on its own, its address a parameter: each call from a
+                    # kernel binds it (``inline``), so nothing is lost here
+                    "note" if 0 <= index < len(operands)
+                    and self.own_parameter(operands[index]) else "warning",
                     f"inline PTX '{name}' touches shared memory that cudalint cannot trace"
                     " to an array; it is not analyzed",
                     self.w.span(n.extent),
@@ -3385,6 +3447,9 @@ class Executor:
                     bound[k] = self.convert(self.expr(a), a, ty.pointee(pt))
             elif int_type(pt) is not None:
                 bound[k] = self.convert(self.expr(a), a, pt)
+                addr = self.shared_address(a)
+                if addr is not None:  # a shared-window address the callee's PTX uses
+                    self.shared_addrs[k] = addr
         env = self.target_env(c, target)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
         saved_groups, self.group_args = self.group_args, {
@@ -3396,6 +3461,17 @@ class Executor:
             self.calls.pop()
             self.ptr_args = saved_ptr_args
             self.group_args = saved_groups
+        self.memo.clear()
+        self.new_region()
+
+    def skip_inert(self, c: Node, target: Function, args: list[Node]) -> None:
+        """A call of a function that cannot reach shared memory or a barrier: its
+        arguments are read, and the state afterwards is what ``inline`` leaves."""
+        for a in args:
+            self.scan(a, LOAD)
+        self.new_region()
+        self.inlined.add(fn_key(target))
+        self.call_ptrs[id(c)] = None
         self.memo.clear()
         self.new_region()
 

@@ -204,6 +204,9 @@ class _HostExecutor(Executor):
         self.dims = ctx.dims
         #: The launch (or call) being evaluated: writes before it count (``b.x = 64``).
         self.site: Node | None = None
+        #: What the ``if`` conditions around the site say (``HostLaunches.guard_facts``):
+        #: an expression's text without blanks -> the expression it equals there.
+        self.facts: dict[str, Node] = {}
         self.values.update(ctx.values)
         #: Variables whose value here the statements before the site decide (see
         #: ``_Flow``): a constant, or (in ``unknown``) no known value, whatever their
@@ -230,6 +233,17 @@ class _HostExecutor(Executor):
         return super().decl_ref(c)
 
     def _expr(self, c: Node) -> Expr:
+        if self.facts:
+            other = self.facts.get(_compact(self.host.w.slice(c.extent)))
+            if other is not None:
+                facts, self.facts = self.facts, {}  # ``A == B``: no way back to A
+                try:
+                    v = self.expr(other)
+                finally:
+                    self.facts = facts
+                t = node_int_type(c)
+                if isinstance(v, Const) and t is not None:
+                    return Const(v.value, t)
         if c.kind == N.MEMBER_REF and len(c.children) == 1:
             # ``ic.value`` of a generic lambda's ``auto ic`` bound to an
             # ``std::integral_constant`` (a dependent member: clang leaves it unnamed)
@@ -987,6 +1001,15 @@ def _first(item: tuple[int, Const | None]) -> int:
     return item[0]
 
 
+_ARITHMETIC = frozenset(["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"])
+_FIXED_KINDS = frozenset([N.PAREN, N.UNEXPOSED, N.INTEGER_LITERAL, N.CHARACTER_LITERAL,
+                          N.BOOL_LITERAL, K.CSTYLE_CAST_EXPR.value, N.UNARY_EXPR])
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
 def _if_parts(n: Node) -> tuple[Node | None, Node | None, Node | None]:
     """(condition, then, else) of an ``if``."""
     children = n.children
@@ -1013,6 +1036,7 @@ class HostLaunches:
         self._contexts: dict[int, list[_Context]] = {}
         self._in_progress: set[int] = set()
         self._parents: dict[int, dict[int, Node]] = {}
+        self._guards: dict[int, dict[str, Node]] = {}
         self._arrays: dict[tuple[int, int], list[int] | None] = {}
         self._max_threads: dict[str, int] = {}
         self.launches: list[Launch] = []
@@ -1220,6 +1244,61 @@ class HostLaunches:
         return ctx
 
     # --- loops ------------------------------------------------------------------------
+
+    def guard_facts(self, fn: Function, site: Node) -> dict[str, Node]:
+        """The equalities the ``if`` statements around ``site`` hold where it runs:
+        ``if (C / H == 64) k<64><<<B * H, C / H>>>(...)`` launches 64 threads (ggml's
+        ``gla.cu``). Each side of an ``A == B`` conjunct of a condition whose then-branch
+        holds the site, by its text without blanks, where both sides read only literals,
+        constants and variables that nothing assigns after their declaration (their value
+        at the site is the one the condition saw)."""
+        hit = self._guards.get(id(site))
+        if hit is not None:
+            return hit
+        facts: dict[str, Node] = {}
+        parents = self._parent_map(fn)
+        child, cur = site, parents.get(id(site))
+        while cur is not None:
+            if cur.kind == N.IF:
+                cond, then, _ = _if_parts(cur)
+                if cond is not None and child is then:
+                    for a, b in self._equalities(fn, cond):
+                        facts.setdefault(_compact(self.w.slice(a.extent)), b)
+                        facts.setdefault(_compact(self.w.slice(b.extent)), a)
+            child, cur = cur, parents.get(id(cur))
+        self._guards[id(site)] = facts
+        return facts
+
+    def _equalities(self, fn: Function, cond: Node) -> list[tuple[Node, Node]]:
+        c = strip(cond)
+        if c.kind != N.BINARY:
+            return []
+        sides = c.expr_children()
+        if len(sides) != 2:
+            return []
+        if c.spelling == "&&":
+            return self._equalities(fn, sides[0]) + self._equalities(fn, sides[1])
+        if c.spelling == "==" and all(self._fixed(fn, x) for x in sides):
+            return [(strip(sides[0]), strip(sides[1]))]
+        return []
+
+    def _fixed(self, fn: Function, n: Node) -> bool:
+        """``n`` is arithmetic on literals, constants and variables never assigned."""
+        for x in _walk(n):
+            if x.kind == N.DECL_REF:
+                ref = x.referenced
+                if ref is None:
+                    return False
+                if ref.kind in (K.VAR_DECL, K.PARM_DECL):
+                    var = fn.vars.get(key_of(ref))
+                    if var is None or var.modified:
+                        return False
+            elif x.kind == N.BINARY:
+                if x.spelling not in _ARITHMETIC:
+                    return False
+            elif x.kind not in _FIXED_KINDS:
+                return False
+        return True
 
     def _parent_map(self, fn: Function) -> dict[int, Node]:
         hit = self._parents.get(id(fn))
@@ -1788,6 +1867,7 @@ class HostLaunches:
                        for f in self.flow(fn, call, ctx, extra)):
             ex = _HostExecutor(self, fn, ctx, flowed)
             ex.site = call
+            ex.facts = self.guard_facts(fn, call)
             args = arguments(config)
             dims = ex.block_dims(args[1]) if len(args) > 1 else None
             targets = self.kernels_of(ex, call)

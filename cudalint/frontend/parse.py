@@ -23,7 +23,7 @@ import clang.cindex as ci
 from cudalint.frontend import cache as _cache
 from cudalint.frontend import shim
 from cudalint.frontend.reuse import WalkReuse
-from cudalint.frontend.walker import walk_translation_unit
+from cudalint.frontend.walker import display_path, walk_translation_unit
 from cudalint.ir import Note, Span, TranslationUnit
 from cudalint.options import Options
 
@@ -439,7 +439,9 @@ def _diagnostic_notes(tu: ci.TranslationUnit, path: str,
                 fname, line, col = site
             if inside is not None:
                 message = f"in {_header_name(inside, system)}: {message}"
-            shown = path if fname == tu.spelling else fname
+            # a header reached through ``../`` is shown as the walker shows its accesses
+            # (``sub/../h.cuh`` is ``h.cuh``), so that one run reports it once
+            shown = path if fname == tu.spelling else display_path(fname, path)
             span = Span(shown, line, col, line, col)
         severity = "note" if "file not found" in message else "error"
         notes.append(Note(severity, _hint(message), span))  # type: ignore[arg-type]

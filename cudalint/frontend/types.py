@@ -95,6 +95,15 @@ def is_bool_kind(k: int) -> bool:
     return k == BOOL_KIND
 
 
+_FLOATING = frozenset(t.value for t in (
+    TK.HALF, TK.FLOAT16, TK.BFLOAT16, TK.FLOAT, TK.DOUBLE, TK.LONGDOUBLE, TK.FLOAT128))
+
+
+def is_floating_kind(k: int) -> bool:
+    """A floating-point scalar (``float``, ``double``, ``__half``'s built-in ``_Float16``)."""
+    return k in _FLOATING
+
+
 # --- one type: as spelled ------------------------------------------------------------------
 
 

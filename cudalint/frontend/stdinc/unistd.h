@@ -37,6 +37,7 @@ int isatty(int);
 int getopt(int, char* const[], const char*);
 int ftruncate(int, off_t);
 int fsync(int);
+long syscall(long, ...);
 extern char* optarg;
 extern int optind, opterr, optopt;
 _CL_END_C

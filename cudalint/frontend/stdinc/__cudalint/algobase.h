@@ -99,6 +99,21 @@ template <class I1, class I2> constexpr bool equal(I1 f1, I1 l1, I2 f2) {
   for (; f1 != l1; ++f1, ++f2) if (!(*f1 == *f2)) return false;
   return true;
 }
+template <class I1, class I2, class P,
+          class = decltype(declval<P&>()(*declval<I1&>(), *declval<I2&>()))>
+constexpr bool equal(I1 f1, I1 l1, I2 f2, P p) {
+  for (; f1 != l1; ++f1, ++f2) if (!p(*f1, *f2)) return false;
+  return true;
+}
+template <class I1, class I2> constexpr bool equal(I1 f1, I1 l1, I2 f2, I2 l2) {  // C++14
+  for (; f1 != l1 && f2 != l2; ++f1, ++f2) if (!(*f1 == *f2)) return false;
+  return f1 == l1 && f2 == l2;
+}
+template <class I1, class I2, class P>
+constexpr bool equal(I1 f1, I1 l1, I2 f2, I2 l2, P p) {
+  for (; f1 != l1 && f2 != l2; ++f1, ++f2) if (!p(*f1, *f2)) return false;
+  return f1 == l1 && f2 == l2;
+}
 template <class I1, class I2>
 constexpr bool lexicographical_compare(I1 f1, I1 l1, I2 f2, I2 l2) {
   for (; f1 != l1 && f2 != l2; ++f1, ++f2) {

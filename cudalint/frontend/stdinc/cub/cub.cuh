@@ -32,7 +32,9 @@ class BlockScan {
   struct TempStorage { T __data[BLOCK_DIM_X * Y * Z + 1]; };
   __device__ BlockScan(); __device__ BlockScan(TempStorage&);
   __device__ void ExclusiveSum(T, T&); __device__ void ExclusiveSum(T, T&, T&); __device__ void InclusiveSum(T, T&);
+  __device__ void InclusiveSum(T, T&, T&);  /* with the block aggregate */
   template <class Op> __device__ void InclusiveScan(T, T&, Op); template <class Op> __device__ void ExclusiveScan(T, T&, T, Op);
+  template <class Op> __device__ void InclusiveScan(T, T&, Op, T&); template <class Op> __device__ void ExclusiveScan(T, T&, T, Op, T&);
   template <int N> __device__ void ExclusiveSum(T (&)[N], T (&)[N]); template <int N> __device__ void InclusiveSum(T (&)[N], T (&)[N]);
 };
 template <class T, int THREADS = 32, int P = 0> class WarpScan {
@@ -50,8 +52,29 @@ class BlockStore { public: struct TempStorage { T __data[BLOCK_DIM_X * ITEMS]; }
 struct DeviceReduce {
   template <class... A> __host__ static cudaError_t Sum(A&&...); template <class... A> __host__ static cudaError_t Max(A&&...);
   template <class... A> __host__ static cudaError_t Min(A&&...); template <class... A> __host__ static cudaError_t Reduce(A&&...);
+  template <class... A> __host__ static cudaError_t ArgMax(A&&...); template <class... A> __host__ static cudaError_t ArgMin(A&&...);
+  template <class... A> __host__ static cudaError_t ReduceByKey(A&&...);
 };
-struct DeviceScan { template <class... A> __host__ static cudaError_t ExclusiveSum(A&&...); template <class... A> __host__ static cudaError_t InclusiveSum(A&&...); };
-struct DeviceRadixSort { template <class... A> __host__ static cudaError_t SortKeys(A&&...); template <class... A> __host__ static cudaError_t SortPairs(A&&...); };
+/* The device-wide algorithms: host entry points taking any arguments. */
+#define _CL_CUB_HOST(name) template <class... A> __host__ static cudaError_t name(A&&...);
+#define _CL_CUB_SORTS _CL_CUB_HOST(SortKeys) _CL_CUB_HOST(SortPairs) \
+  _CL_CUB_HOST(SortKeysDescending) _CL_CUB_HOST(SortPairsDescending)
+struct DeviceScan { _CL_CUB_HOST(ExclusiveSum) _CL_CUB_HOST(InclusiveSum) _CL_CUB_HOST(ExclusiveScan)
+  _CL_CUB_HOST(InclusiveScan) _CL_CUB_HOST(ExclusiveSumByKey) _CL_CUB_HOST(InclusiveSumByKey) };
+struct DeviceRadixSort { _CL_CUB_SORTS };
+struct DeviceSegmentedRadixSort { _CL_CUB_SORTS };
+struct DeviceSegmentedSort { _CL_CUB_SORTS _CL_CUB_HOST(StableSortKeys) _CL_CUB_HOST(StableSortPairs)
+  _CL_CUB_HOST(StableSortKeysDescending) _CL_CUB_HOST(StableSortPairsDescending) };
+struct DeviceMergeSort { _CL_CUB_HOST(SortKeys) _CL_CUB_HOST(SortPairs) _CL_CUB_HOST(StableSortKeys)
+  _CL_CUB_HOST(StableSortPairs) };
+struct DeviceSegmentedReduce { _CL_CUB_HOST(Sum) _CL_CUB_HOST(Max) _CL_CUB_HOST(Min)
+  _CL_CUB_HOST(Reduce) _CL_CUB_HOST(ArgMax) _CL_CUB_HOST(ArgMin) };
+struct DeviceSelect { _CL_CUB_HOST(If) _CL_CUB_HOST(Flagged) _CL_CUB_HOST(Unique) };
+struct DevicePartition { _CL_CUB_HOST(If) _CL_CUB_HOST(Flagged) };
+struct DeviceHistogram { _CL_CUB_HOST(HistogramEven) _CL_CUB_HOST(HistogramRange)
+  _CL_CUB_HOST(MultiHistogramEven) _CL_CUB_HOST(MultiHistogramRange) };
+struct DeviceRunLengthEncode { _CL_CUB_HOST(Encode) _CL_CUB_HOST(NonTrivialRuns) };
+#undef _CL_CUB_SORTS
+#undef _CL_CUB_HOST
 template <class T> struct Uninitialized { T __data; __host__ __device__ T& Alias() { return __data; } };
 }  // namespace cub
