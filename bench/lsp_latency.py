@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import queue
+import re
 import statistics
 import subprocess
 import sys
@@ -55,15 +56,67 @@ class Case:
     includes: tuple[str, ...]
     #: The line (1-based) whose end gets the keystrokes: the first line holding this text.
     anchor: str
+    #: ``--where constant``: a constant a launch or a kernel reads, and its other value.
+    constant: tuple[str, str] | None = None
 
 
 CASES = (
-    Case("kernels300", None, "bench/lsp/kernels300.cu", (), "partial[tid] += partial[tid + s];"),
+    Case("kernels300", None, "bench/lsp/kernels300.cu", (), "partial[tid] += partial[tid + s];",
+         ("#define RADIUS 4", "#define RADIUS 5")),
     Case("layernorm", "llm.c", "dev/cuda/layernorm_forward.cu", (".", "dev/cuda"),
-         "shared[tid] += shared[tid + stride];"),
+         "shared[tid] += shared[tid + stride];",
+         ("const int block_size2 = 256;", "const int block_size2 = 128;")),
     Case("matrixmul", "cuda-samples", "Samples/0_Introduction/matrixMul/matrixMul.cu",
-         ("Common",), "Csub += As[ty][k] * Bs[k][tx];"),
+         ("Common",), "Csub += As[ty][k] * Bs[k][tx];",
+         ("int block_size = 32;", "int block_size = 16;")),
 )
+
+#: Where the edits are (``--where``). ``kernel``, ``launch`` and ``newline`` as
+#: ``cpu_case`` says; the others edit outside kernel bodies, in turn one way and back:
+#: ``above``, an empty line added above the first kernel and removed; ``host``, a
+#: statement line (``int cudalint_bench_edit = K;``) added at the start of ``main`` and
+#: removed; ``device``, the same in the first ``__device__`` function; ``constant``, the
+#: case's constant changed to its other value and back.
+WHERE = ("kernel", "launch", "newline", "above", "host", "constant", "device")
+OUTSIDE = ("above", "host", "constant", "device")
+
+_DEVICE_FUNCTION = re.compile(r"^(?!.*__global__).*\b__device__\b.*\w+\s*\(")
+
+
+def outside_edit(case: Case, lines: list[str], where: str, k: int) -> list[str] | None:
+    """The document's lines after edit ``k`` (0: as opened) of kind ``where`` (one of
+    ``OUTSIDE``), or None where the file has no place for it."""
+    def after_brace(i: int | None) -> int | None:
+        if i is None:
+            return None
+        return next((j for j in range(i, len(lines)) if "{" in lines[j]), None)
+
+    if where == "above":
+        i = next((i for i, line in enumerate(lines) if "__global__" in line), None)
+        if i is None:
+            return None
+        return [*lines[:i], "", *lines[i:]] if k % 2 else list(lines)
+    if where == "constant":
+        if case.constant is None:
+            return None
+        old, new = case.constant
+        i = next((i for i, line in enumerate(lines) if old in line), None)
+        if i is None:
+            return None
+        out = list(lines)
+        if k % 2:
+            out[i] = out[i].replace(old, new)
+        return out
+    if where == "host":
+        j = after_brace(next((i for i, line in enumerate(lines)
+                              if re.match(r"\s*int\s+main\s*\(", line)), None))
+    else:
+        j = after_brace(next((i for i, line in enumerate(lines)
+                              if _DEVICE_FUNCTION.match(line)), None))
+    if j is None:
+        return None
+    added = [f"    int cudalint_bench_edit = {k};"] if k % 2 else []
+    return [*lines[:j + 1], *added, *lines[j + 1:]]
 
 
 class Client:
@@ -189,10 +242,19 @@ def cli_diagnostics(file: Path, text: str, database: Path, cwd: Path) -> list[tu
 
 
 def run_case(case: Case, root: Path, edits: int, check: bool, argv: list[str],
-             incremental: bool = True) -> dict[str, Any]:
+             incremental: bool = True, where: str = "kernel") -> dict[str, Any] | None:
+    """The server's latency on ``edits`` edits: keystrokes in the case's kernel line
+    (``where`` ``kernel``, incremental changes), or edits outside kernel bodies (one of
+    ``OUTSIDE``, each sent as the whole text). None where the file has no such place."""
     file = (root / case.file).resolve()
     text = file.read_text(encoding="utf-8")
     lines = text.split("\n")
+    if where != "kernel":
+        if outside_edit(case, lines, where, 1) is None:
+            return None
+        opened = outside_edit(case, lines, where, 0)
+        assert opened is not None
+        text = "\n".join(opened)
     count = len(text.splitlines())
     anchor = next(i for i, line in enumerate(lines) if case.anchor in line)
     with tempfile.TemporaryDirectory(prefix="cudalint-lsp-bench-") as tmp:
@@ -216,6 +278,22 @@ def run_case(case: Case, root: Path, edits: int, check: bool, argv: list[str],
             mismatches = 0
             typed = " //"
             for k in range(edits):
+                if where != "kernel":
+                    version = k + 2
+                    new = outside_edit(case, lines, where, k + 1)
+                    assert new is not None
+                    sent = client.notify("textDocument/didChange", {
+                        "textDocument": {"uri": uri, "version": version},
+                        "contentChanges": [{"text": "\n".join(new)}],
+                    })
+                    at, got = client.diagnostics(uri, version)
+                    times.append(at - sent)
+                    if check:
+                        want = cli_diagnostics(file, "\n".join(new), database, root)
+                        have = sorted((d["range"]["start"]["line"] + 1, d.get("code"),
+                                       d["message"]) for d in got)
+                        mismatches += want != have
+                    continue
                 char = "abcdefghijklmnopqrstuvwxyz"[k % 26]
                 column = len(lines[anchor]) + len(typed) if k else len(lines[anchor])
                 insert = typed + char if k == 0 else char
@@ -242,7 +320,7 @@ def run_case(case: Case, root: Path, edits: int, check: bool, argv: list[str],
         finally:
             client.close()
     return {
-        "case": case.name, "mode": "incremental" if incremental else "full",
+        "case": case.name, "mode": "incremental" if incremental else "full", "where": where,
         "file": case.file, "lines": count, "edits": edits,
         "open_ms": opened * 1000, "diagnostics": len(first),
         "median_ms": statistics.median(times) * 1000,
@@ -252,7 +330,7 @@ def run_case(case: Case, root: Path, edits: int, check: bool, argv: list[str],
 
 
 def cpu_case(case: Case, root: Path, edits: int, incremental: bool,
-             where: str = "kernel") -> dict[str, Any]:
+             where: str = "kernel") -> dict[str, Any] | None:
     """CPU time per edit of the worker's pipeline in this process (``checker.check_source``
     on each edited text, as the server's worker runs it), and how much of it the walker
     (frontend IR) and the rules (with the fix re-checks) take: less sensitive to a loaded
@@ -261,7 +339,8 @@ def cpu_case(case: Case, root: Path, edits: int, incremental: bool,
     (``--cpu`` does). ``where``: ``kernel``, a keystroke at the end of the case's kernel
     line (as the server benchmark); ``launch``, at the end of the first line with a
     ``<<<`` launch (host code); ``newline``, an empty line added after the kernel line and
-    removed again, in turn."""
+    removed again, in turn; one of ``OUTSIDE``: as ``outside_edit`` (None where the file
+    has no place for it)."""
     from cudalint import checker
     from cudalint.budget import Budget
     from cudalint.frontend import parse as frontend_parse
@@ -277,6 +356,9 @@ def cpu_case(case: Case, root: Path, edits: int, incremental: bool,
     anchor = next(i for i, line in enumerate(lines) if case.anchor.encode() in line)
     if where == "launch":
         anchor = next(i for i, line in enumerate(lines) if b"<<<" in line)
+    text_lines = text.decode("utf-8").split("\n")
+    if where in OUTSIDE and outside_edit(case, text_lines, where, 1) is None:
+        return None
     options = Options(include_dirs=tuple(str(root / d) for d in case.includes))
     spent = {"walk": 0.0, "rules": 0.0}
     walk, rules = walker.walk_translation_unit, checker.run_rules
@@ -294,7 +376,11 @@ def cpu_case(case: Case, root: Path, edits: int, incremental: bool,
     checker.run_rules = timed("rules", rules)  # type: ignore[assignment]
     try:
         def edit(k: int) -> None:
-            if where == "newline":
+            if where in OUTSIDE:
+                new = outside_edit(case, text_lines, where, k)
+                assert new is not None
+                edited = "\n".join(new).encode("utf-8")
+            elif where == "newline":
                 added = [b""] if k % 2 else []
                 edited = b"\n".join([*lines[:anchor + 1], *added, *lines[anchor + 1:]])
             else:
@@ -344,40 +430,53 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu", action="store_true",
                         help="instead of the server's latency: the CPU time per edit of "
                              "the worker's pipeline, both ways, each in a process of its own")
-    parser.add_argument("--where", choices=("kernel", "launch", "newline"), default="kernel",
-                        help="with --cpu: where the edits are: a keystroke in the kernel "
-                             "line (default), a keystroke in the first launch's line, or "
-                             "an empty line added after the kernel line and removed, in turn")
+    parser.add_argument("--where", action="append", choices=WHERE,
+                        help="where the edits are (repeatable): a keystroke in the kernel "
+                             "line (default); with --cpu only: a keystroke in the first "
+                             "launch's line (launch), an empty line added after the kernel "
+                             "line and removed (newline); outside kernel bodies: an empty "
+                             "line above the first kernel (above), a statement line in "
+                             "main (host), a constant a launch or kernel reads (constant), "
+                             "a statement line in the first __device__ function (device)")
     parser.add_argument("--cpu-one", nargs=2, metavar=("CASE", "MODE"),
                         help=argparse.SUPPRESS)
     parser.add_argument("server_args", nargs="*",
                         help="extra arguments for `cudalint lsp` (after --)")
     args = parser.parse_args(argv)
     wanted = args.case or [c.name for c in CASES]
+    wheres: list[str] = args.where or ["kernel"]
     if args.cpu_one:
         case = next(c for c in CASES if c.name == args.cpu_one[0])
         root = ROOT if case.repo is None else Path(args.repos) / case.repo
         print(json.dumps(cpu_case(case, root, args.edits, args.cpu_one[1] == "incremental",
-                                  args.where)))
+                                  wheres[0])))
         return 0
     if args.cpu:
-        print("| file | pipeline | CPU median (ms) | CPU p90 (ms) | walker (ms) | rules (ms) "
-              "| function runs reused |")
-        print("|---|---|---|---|---|---|---|")
+        print("| file | edits | pipeline | CPU median (ms) | CPU p90 (ms) | walker (ms) "
+              "| rules (ms) | function runs reused |")
+        print("|---|---|---|---|---|---|---|---|")
         for case in CASES:
             root = ROOT if case.repo is None else Path(args.repos) / case.repo
             if case.name not in wanted or not (root / case.file).is_file():
                 continue
-            for mode in ("full", "incremental"):
-                out = subprocess.run(
-                    [sys.executable, __file__, "--cpu-one", case.name, mode, "--edits",
-                     str(args.edits), "--repos", args.repos, "--where", args.where],
-                    capture_output=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-                r = json.loads(out.stdout)
-                print(f"| {r['file']} | {r['mode']} | {r['cpu_median_ms']:.0f} | "
-                      f"{r['cpu_p90_ms']:.0f} | {r['walk_ms']:.0f} | {r['rules_ms']:.0f} | "
-                      f"{r['runs_reused'] or '-'} |")
+            for where in wheres:
+                for mode in ("full", "incremental"):
+                    out = subprocess.run(
+                        [sys.executable, __file__, "--cpu-one", case.name, mode, "--edits",
+                         str(args.edits), "--repos", args.repos, "--where", where],
+                        capture_output=True, check=True,
+                        env={**os.environ, "PYTHONPATH": str(ROOT)})
+                    r = json.loads(out.stdout)
+                    if r is None:
+                        print(f"| {case.file} | {where} | {mode} | n/a | | | | |")
+                        continue
+                    print(f"| {r['file']} | {where} | {r['mode']} | {r['cpu_median_ms']:.0f} | "
+                          f"{r['cpu_p90_ms']:.0f} | {r['walk_ms']:.0f} | {r['rules_ms']:.0f} | "
+                          f"{r['runs_reused'] or '-'} |")
         return 0
+    bad = [w for w in wheres if w not in ("kernel", *OUTSIDE)]
+    if bad:
+        parser.error(f"--where {bad[0]} is for --cpu only")
     results = []
     for case in CASES:
         if case.name not in wanted:
@@ -387,17 +486,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{case.name}: {root / case.file} not found, skipped", file=sys.stderr)
             continue
         modes = [False, True] if args.compare else [not args.no_incremental]
-        for incremental in modes:
-            results.append(run_case(case, root, args.edits, args.check, args.server_args,
-                                    incremental))
+        for where in wheres:
+            for incremental in modes:
+                r = run_case(case, root, args.edits, args.check, args.server_args,
+                             incremental, where)
+                if r is not None:
+                    results.append(r)
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    print("| file | lines | server | open (ms) | edit median (ms) | edit p90 (ms) | "
+    print("| file | lines | edits | server | open (ms) | edit median (ms) | edit p90 (ms) | "
           "edit max (ms) |" + (" mismatches |" if args.check else ""))
-    print("|---|---|---|---|---|---|---|" + ("---|" if args.check else ""))
+    print("|---|---|---|---|---|---|---|---|" + ("---|" if args.check else ""))
     for r in results:
-        print(f"| {r['file']} | {r['lines']} | {r['mode']} | {r['open_ms']:.0f} | "
+        print(f"| {r['file']} | {r['lines']} | {r['where']} | {r['mode']} | {r['open_ms']:.0f} | "
               f"{r['median_ms']:.1f} | "
               f"{r['p90_ms']:.1f} | {r['max_ms']:.1f} |"
               + (f" {r['mismatches']} |" if args.check else ""))

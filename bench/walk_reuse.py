@@ -6,8 +6,10 @@ walked by the kept document and by a fresh one; the two IRs must be equal. The e
 comment or a character typed at the end of a line, a character deleted, a digit changed,
 an empty line added, a line duplicated or removed; ``--kernel-share`` of them land on
 lines that look like kernel code (``threadIdx``, ``__shared__``, ``__syncthreads``, ``+=``,
-``blockDim``). Fixed seed; prints each file's counts of reused and re-run functions and
-the mismatches (exit 1 when there are any).
+``blockDim``). And edits outside kernel bodies: an empty line above a kernel, a statement
+added at the start of a host or ``__device__`` function, a digit changed in a
+``#define`` or constant (``outside``). Fixed seed; prints each file's counts of reused
+and re-run functions and the mismatches (exit 1 when there are any).
 
 Example::
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 
 from cudalint.frontend import FrontendError
@@ -29,7 +32,43 @@ from cudalint.ir import TranslationUnit
 from cudalint.options import Options
 
 HOT = (b"threadIdx", b"__shared__", b"__syncthreads", b"+=", b"blockDim")
-KINDS = ("comment", "digit", "char", "newline", "dup", "delete")
+KINDS = ("comment", "digit", "char", "newline", "dup", "delete",
+         "above", "host", "constant", "device")
+
+_HOST_FUNCTION = re.compile(rb"^(?!.*__(?:global|device)__)[A-Za-z_][\w:<>,* &]*\s[\w:]+\s*\(")
+_DEVICE_FUNCTION = re.compile(rb"^(?!.*__global__).*\b__device__\b.*\w+\s*\(")
+_CONSTANT = re.compile(rb"^\s*#\s*define\s+\w+\s+.*\d|\b(?:const|constexpr)\b[^;(]*=[^;]*\d")
+
+
+def outside(lines: list[bytes], rnd: random.Random, kind: str) -> list[bytes] | None:
+    """An edit outside kernel bodies: an empty line above a kernel (``above``), a
+    statement added at the start of a host (``host``) or ``__device__`` (``device``)
+    function, a digit changed in a ``#define`` or constant (``constant``)."""
+    out = list(lines)
+    if kind == "above":
+        at = [i for i, line in enumerate(lines) if b"__global__" in line]
+        if not at:
+            return None
+        out.insert(rnd.choice(at), b"")
+        return out
+    if kind == "constant":
+        at = [i for i, line in enumerate(lines) if _CONSTANT.search(line)]
+        if not at:
+            return None
+        i = rnd.choice(at)
+        line = lines[i]
+        j = rnd.choice([j for j, c in enumerate(line) if 48 <= c <= 57])
+        out[i] = line[:j] + bytes([48 + (line[j] - 47) % 10]) + line[j + 1:]
+        return out
+    pattern = _HOST_FUNCTION if kind == "host" else _DEVICE_FUNCTION
+    starts = [i for i, line in enumerate(lines) if pattern.match(line)]
+    braces = [j for j in (next((j for j in range(i, min(i + 4, len(lines)))
+                                if lines[j].rstrip().endswith(b"{")), None)
+                          for i in starts) if j is not None]
+    if not braces:
+        return None
+    out.insert(rnd.choice(braces) + 1, b"    int cudalint_edit = %d;" % rnd.randrange(100))
+    return out
 
 
 def edit(lines: list[bytes], rnd: random.Random, share: float, kinds: list[str]
@@ -39,6 +78,8 @@ def edit(lines: list[bytes], rnd: random.Random, share: float, kinds: list[str]
     kind = rnd.choice(kinds)
     line = lines[i]
     out = list(lines)
+    if kind in ("above", "host", "constant", "device"):
+        return outside(lines, rnd, kind)
     if kind == "comment":
         out[i] = line + (b" //e" if b"//" not in line and b'"' not in line else b"x")
     elif kind == "digit":

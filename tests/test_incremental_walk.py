@@ -13,7 +13,7 @@ the comparison would catch it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,17 +21,20 @@ import pytest
 from cudalint import checker
 from cudalint.budget import Budget
 from cudalint.frontend import parse as frontend_parse
+from cudalint.frontend import walker
 from cudalint.frontend.cursors import Function
-from cudalint.frontend.reuse import WalkReuse
+from cudalint.frontend.reuse import FunctionRun, StableId, WalkReuse
 from cudalint.frontend.walker import Walker
-from cudalint.ir import TranslationUnit
+from cudalint.ir import Note, Sym, TranslationUnit, walk
 from cudalint.options import Options
 
 DOCUMENT = """\
 #define THREADS 64
 const int ROWS = 2;
 
-__device__ int slot(int t) { return t * 2; }
+__device__ int slot(int t) {
+    return t * 2;
+}
 
 template <int STRIDE>
 __global__ void strided(float *out) {
@@ -140,21 +143,32 @@ def test_incremental_ir_equals_a_fresh_walk_after_every_edit(tmp_path: Path) -> 
 def test_edits_each_change_something_a_blind_reuse_would_keep(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The comparison above is not vacuous: with a reuse that ignores the context (every
-    result kept whatever changed around it), each dependency step gives a wrong IR."""
-    original: Callable[[WalkReuse, str], bool] = WalkReuse.begin
+    """The comparison above is not vacuous: with a reuse that ignores the context and
+    the host evaluation's keys (every result kept whatever changed around it), each
+    dependency step gives a wrong IR."""
 
-    def blind(self: WalkReuse, context: str) -> bool:
-        if self.context is None:
-            return original(self, context)
+    def begin(self: WalkReuse, context: str, wide: str) -> bool:
+        self.context, self.wide = context, wide
         return True
 
-    monkeypatch.setattr(WalkReuse, "begin", blind)
+    def run_of(
+        self: WalkReuse,
+        sid: StableId,
+        body: bytes,
+        notes_before: tuple[Note, ...],
+        macros: tuple[tuple[str, bytes], ...] = (),
+    ) -> FunctionRun | None:
+        hit = self.runs.get(sid)
+        return hit if hit is not None and hit.body == body else None
+
+    monkeypatch.setattr(WalkReuse, "begin", begin)
+    monkeypatch.setattr(WalkReuse, "run_of", run_of)
+    monkeypatch.setattr(walker._Words, "key", lambda self, fn, plan: "blind")
     path = str(tmp_path / "kernels.cu")
     wrong = {what for what, incremental, fresh, _ in _walk_all(path) if incremental != fresh}
-    # (a changed ``#define`` makes the document parse from scratch, which empties the
-    # cache: no reuse to catch there)
-    assert wrong >= set(DEPENDENCIES) - {"#define in a launch's dim3"}, wrong
+    # (a changed launch line drops the host evaluation that names it, whatever the
+    # context: ``WalkReuse.follow``)
+    assert wrong >= set(DEPENDENCIES) - {"template argument at a launch"}, wrong
 
 
 def test_incremental_diagnostics_equal_the_full_pipeline(tmp_path: Path) -> None:
@@ -211,3 +225,163 @@ def test_a_function_whose_scan_fails_is_left_out_as_from_scratch(
         left_out = any("could not analyze 'strided'" in n.message for n in fresh.notes)
         assert left_out == (what != "open"), what
     assert walks[-1][3].runs_reused > 0
+
+
+#: Edits outside kernel bodies (issue 15): lines added and removed, host code changed.
+MOVES = """\
+#define WIDTH 256
+#define PITCH 1
+
+__device__ float twice(float v) {
+    return v * 2.0f;
+}
+
+__global__ void looped(float *out, int n) {
+    __shared__ float acc[1024];
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        acc[i] += twice(1.0f);
+    }
+    __syncthreads();
+    out[threadIdx.x] = acc[threadIdx.x];
+}
+
+__global__ void tiled(float *out, int pitch) {
+    __shared__ float tile[32][33];
+    tile[threadIdx.y][threadIdx.x * pitch * PITCH] = 0.0f;
+    __syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x][0];
+}
+
+int report(int n) {
+    return n + 1;
+}
+
+void run_tiled(float *out, int rows) {
+    tiled<<<1, dim3(32, rows)>>>(out, 1);
+}
+
+int main() {
+    float *out = 0;
+    looped<<<1, WIDTH>>>(out, 1024);
+    run_tiled(out, 8);
+    report(1);
+    return 0;
+}
+"""
+
+#: (what, old text, new text, functions the edit may run again (None: any)).
+MOVE_STEPS: list[tuple[str, str, str, int | None]] = [
+    ("blank line above a kernel", "__global__ void looped(", "\n__global__ void looped(", 0),
+    ("blank line in a kernel", "    out[threadIdx.x] = acc[", "\n    out[threadIdx.x] = acc[", 1),
+    (
+        "statement added to main",
+        "    float *out = 0;\n",
+        "    float *out = 0;\n    report(2);\n",
+        0,
+    ),
+    ("host helper changed", "return n + 1;", "return n + 2;", 0),
+    ("blank line removed at the top", "#define PITCH 1\n\n", "#define PITCH 1\n", 0),
+    ("#define only a kernel's body reads", "#define PITCH 1", "#define PITCH 2", 1),
+    ("launch constant changed", "(out, 1);", "(out, 2);", None),
+    ("value main passes to a launch wrapper", "run_tiled(out, 8);", "run_tiled(out, 4);", None),
+]
+
+
+HOST_EVALUATIONS: dict[str, int] = {}
+
+
+def _walk_steps(
+    path: str, document: str, steps: list[tuple[str, str, str, int | None]]
+) -> list[tuple[str, TranslationUnit, TranslationUnit, int, int | None]]:
+    """Each version's kept and fresh IR, and how many functions the kept walk ran (and
+    in ``HOST_EVALUATIONS``, by step, how many functions' launches it evaluated)."""
+    options = Options()
+    doc = frontend_parse.ParsedDocument(path)
+    out = []
+    text = document
+    try:
+        doc.parse(options, text.encode())
+        for what, old, new, most in steps:
+            assert text.count(old) == 1, what
+            text = text.replace(old, new)
+            done, host_done = doc.walks.runs_done, doc.walks.host_done
+            kept = doc.parse(options, text.encode())
+            HOST_EVALUATIONS[what] = doc.walks.host_done - host_done
+            out.append(
+                (what, kept, _fresh(path, options, text.encode()), doc.walks.runs_done - done, most)
+            )
+    finally:
+        doc.close()
+    return out
+
+
+def test_edits_outside_kernel_bodies_run_only_what_they_change(tmp_path: Path) -> None:
+    """A line added or removed moves the kept runs (their spans and the lines in symbol
+    names such as ``k@L9:i``) instead of running them again; host code changed runs no
+    kernel again; the IR equals a fresh walk's each time."""
+    previous = None
+    for what, kept, fresh, ran, most in _walk_steps(str(tmp_path / "moves.cu"), MOVES, MOVE_STEPS):
+        assert kept == fresh, what
+        assert fresh != previous or what == "host helper changed", what
+        previous = fresh
+        if most is not None:
+            assert ran <= most, f"{what}: {ran} functions run again"
+        if what.startswith("blank line"):
+            assert HOST_EVALUATIONS[what] == 0, what  # the launches moved, not evaluated
+        if what == "statement added to main":
+            # main's own launch; run_tiled's callers changed, its contexts did not
+            assert HOST_EVALUATIONS[what] == 1, what
+        looped = [a for a in fresh.accesses if a.kernel == "looped"]
+        assert any(isinstance(x, Sym) and "@L" in x.name for a in looped for x in walk(a.offset)), (
+            what
+        )
+
+
+#: Host code that device code reads: a constexpr function (a kernel's array extent and
+#: index; three checks keep it: its text says constexpr, device code names it, a kernel
+#: inlines it). A kernel calling a host function (refused by clang, while the user types).
+READ_BY_DEVICE = """\
+constexpr int rows_of() {
+    return 32;
+}
+
+int host_scale(int v) {
+    return v * 2;
+}
+
+__global__ void sized(float *out) {
+    __shared__ float t[rows_of()][32];
+    t[threadIdx.x % rows_of()][0] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = t[0][threadIdx.x];
+}
+
+__global__ void misuses(float *out) {
+    __shared__ float cells[4096];
+    cells[host_scale(threadIdx.x)] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = cells[threadIdx.x];
+}
+
+void run(float *out) {
+    sized<<<1, 32>>>(out);
+    misuses<<<1, 32>>>(out);
+}
+"""
+
+READ_STEPS: list[tuple[str, str, str, int | None]] = [
+    ("constexpr host function", "return 32;", "return 16;", None),
+]
+
+
+def test_host_code_that_device_code_reads_is_never_reused_stale(tmp_path: Path) -> None:
+    """A host function's body is left out of what kernels' runs depend on only where no
+    device code can read it: not a constexpr one, not one device code names (nor one
+    holding a device lambda)."""
+    previous = None
+    for what, kept, fresh, _, _ in _walk_steps(
+        str(tmp_path / "read.cu"), READ_BY_DEVICE, READ_STEPS
+    ):
+        assert kept == fresh, what
+        assert fresh != previous, what
+        previous = fresh

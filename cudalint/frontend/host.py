@@ -1072,27 +1072,44 @@ class HostLaunches:
     # --- the whole file ---------------------------------------------------------------
 
     def run(self) -> None:
-        for fn in self.w.functions:
-            if fn.body is not None and not fn.is_kernel and not fn.is_device:
-                self._find_calls(fn)
+        self.find_calls(self.w.functions)
         seen: set[tuple[object, ...]] = set()
         for fn in self.w.functions:
-            if not fn.launches:
-                continue
-            check_budget()
-            try:
-                contexts = self.contexts(fn)
-                for call in fn.launches:
-                    for ctx in contexts:
-                        for launch, params in self._evaluate(fn, call, ctx):
-                            key = (launch.kernel, launch.block, launch.span, launch.instantiation,
-                                   params)
-                            if key not in seen:
-                                seen.add(key)
-                                self.launches.append(launch)
-                                self.launch_params.append(params)
-            except RecursionError:
-                continue
+            if fn.launches:
+                self.add(self.launches_of(fn), seen)
+
+    def find_calls(self, functions: list[Function]) -> None:
+        """The calls between host functions (which ``contexts`` follows) made by those
+        of ``functions``. The language server's walk passes only the callers of the
+        functions whose launches it evaluates again (``walker.Walker._host_launches``)."""
+        for fn in functions:
+            if fn.body is not None and not fn.is_kernel and not fn.is_device:
+                self._find_calls(fn)
+
+    def launches_of(self, fn: Function
+                    ) -> list[tuple[Launch, tuple[tuple[str, int | str], ...]]]:
+        """The launches ``fn`` makes in each of its contexts, with the parameters each
+        passes as constants, in order (repeats left in: ``add`` drops them)."""
+        check_budget()
+        out: list[tuple[Launch, tuple[tuple[str, int | str], ...]]] = []
+        try:
+            contexts = self.contexts(fn)
+            for call in fn.launches:
+                for ctx in contexts:
+                    out.extend(self._evaluate(fn, call, ctx))
+        except RecursionError:
+            pass
+        return out
+
+    def add(self, found: list[tuple[Launch, tuple[tuple[str, int | str], ...]]],
+            seen: set[tuple[object, ...]]) -> None:
+        """``found`` (``launches_of``) added to ``launches``, each launch once."""
+        for launch, params in found:
+            key = (launch.kernel, launch.block, launch.span, launch.instantiation, params)
+            if key not in seen:
+                seen.add(key)
+                self.launches.append(launch)
+                self.launch_params.append(params)
 
     def _find_calls(self, fn: Function) -> None:
         """Calls from host function ``fn`` to other host functions of the file."""

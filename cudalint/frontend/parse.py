@@ -638,7 +638,12 @@ class ParsedDocument:
             except ci.TranslationUnitLoadError:
                 walked = None  # clang dropped the unit: parse it anew
         if walked is None:
+            # the walker's results stay where only the text changed (a ``#define``, an
+            # include): their keys say what they read (``cudalint.frontend.reuse``)
+            walks, same_args, self.walks = self.walks, args == self._args, WalkReuse()
             self.close()
+            if same_args:
+                self.walks = walks
             try:
                 tu = _get_index().parse(self.path, args=args, unsaved_files=unsaved,
                                         options=DOCUMENT_OPTIONS)

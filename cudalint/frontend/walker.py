@@ -16,7 +16,7 @@ import ctypes
 import hashlib
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
 
@@ -57,7 +57,14 @@ from cudalint.frontend.cursors import (
 )
 from cudalint.frontend.execute import Executor, call_name, fn_key
 from cudalint.frontend.host import CONFIG_FUNCTIONS, HostLaunches
-from cudalint.frontend.reuse import FunctionRun, HostSnapshot, StableId, WalkReuse, env_signature
+from cudalint.frontend.reuse import (
+    FunctionRun,
+    HostRun,
+    StableId,
+    WalkReuse,
+    env_signature,
+    line_range,
+)
 from cudalint.frontend.tree import Node, build, build_under, top_level
 from cudalint.frontend.types import template_int_argument, type_size
 from cudalint.ir import (
@@ -75,6 +82,34 @@ from cudalint.model.arch import DEFAULT_ARCH
 # --- the walker ----------------------------------------------------------------------------
 
 _ALIGN_ATTR = re.compile(r"\b(__align__|alignas|aligned)\s*\(\s*([^()]*(?:\([^()]*\)[^()]*)*)\)")
+
+
+#: What in a host function's text lets device code or the compiler read its body: a
+#: device lambda, a local class's device member, a constexpr function (the value of a
+#: call in a kernel's array extent or template argument).
+_NOT_HOST_ONLY = re.compile(rb"__device__|__global__|__host__|constexpr|consteval|__forceinline__")
+
+
+def _plain_host(text: bytes) -> bool:
+    """Whether only the host evaluation reads the body of the host function ``text``."""
+    return _NOT_HOST_ONLY.search(text) is None
+
+
+def _squeeze(text: bytes) -> bytes:
+    """``text`` without its blank lines (those inside it, not at its ends): the same code
+    but for where its lines are. A blank line that ends a macro (after a line ending in a
+    backslash) stays."""
+    if b"\n\n" not in text and not re.search(rb"\n[ \t\r\f\v]+\n", text):
+        return text
+    lines = text.split(b"\n")
+    kept = [lines[0]]
+    for i in range(1, len(lines) - 1):
+        line = lines[i]
+        if line.strip() or lines[i - 1].rstrip().endswith(b"\\"):
+            kept.append(line)
+    if len(lines) > 1:
+        kept.append(lines[-1])
+    return b"\n".join(kept)
 
 
 class SourceFile:
@@ -144,6 +179,7 @@ class _Recorder:
 
     arrays: list[SharedArray] = field(default_factory=list)
     binds: list[tuple[Access, ...]] = field(default_factory=list)
+    bound: list[tuple[tuple[tuple[object, ...], ...], bool]] = field(default_factory=list)
     inlined: set[int] = field(default_factory=set)
 
 
@@ -160,6 +196,178 @@ class _ReusePlan:
     kept: bool
     #: The digest of the context (``WalkReuse.begin``).
     context: str
+    #: fn_key -> the body of a host function of the main file left out of the context
+    #: (``_plain_host``); ``wide``: the context with those bodies.
+    host_bodies: dict[int, bytes] = field(default_factory=dict)
+    wide: str = ""
+    #: Whether blank lines are left out of digests (``_squeeze``).
+    squeeze: bool = True
+    words: _Words | None = None
+    #: The main file's macros only left-out bodies read, and their replacement texts
+    #: (``Walker._local_macros``): each run's key holds those its text names.
+    local: dict[str, bytes] = field(default_factory=dict)
+
+    def macros(self, fn: Function) -> tuple[tuple[str, bytes], ...]:
+        """The local macros ``fn``'s text names, with their values."""
+        if not self.local or self.words is None:
+            return ()
+        return tuple(sorted((n, self.local[n]) for n in self.words.words(fn)
+                            if n in self.local))
+
+
+#: A macro's name and its replacement text (continuation lines included; a function-like
+#: macro's parameters with it).
+_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
+_WORD = re.compile(r"[A-Za-z_]\w*")
+#: A ``#define`` in bytes: the directive up to the name, the name, the rest.
+_MACRO_LINE = re.compile(
+    rb"^([ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*))((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
+
+
+class _Words:
+    """The names each function's text uses (through the macros it expands), and from
+    them which functions may call which: what the host evaluation of a function's
+    launches may read (``Walker._host_launches``). Text, not the AST: a name that only
+    looks like a call keeps a function in, which costs a reuse, never a result."""
+
+    def __init__(self, walker: Walker, cache: dict[bytes, frozenset[str]],
+                 macro_cache: dict[str, list[tuple[str, frozenset[str], bool]]] | None = None
+                 ) -> None:
+        self.w = walker
+        #: words by text, kept from walk to walk (``WalkReuse.words``)
+        self.cache = cache
+        self._new_cache: dict[bytes, frozenset[str]] = {}
+        self._by_key: dict[int, frozenset[str]] = {}
+        macros: dict[str, set[str]] = {}
+        #: macros whose replacement launches a kernel (``<<<``)
+        self.launching: set[str] = set()
+        #: each project text's macros (name, words, whether it launches), for the next walk
+        self.macro_cache: dict[str, list[tuple[str, frozenset[str], bool]]] = {}
+        for text in walker.project_texts():
+            found = (macro_cache or {}).get(text)
+            if found is None:
+                found = [(m.group(1), frozenset(_WORD.findall(m.group(2))), "<<<" in m.group(2))
+                         for m in _MACRO.finditer(text)]
+            self.macro_cache[text] = found
+            for name, used, launches in found:
+                macros.setdefault(name, set()).update(used)
+                if launches:
+                    self.launching.add(name)
+        self.macros = macros
+        self.by_name: dict[str, list[Function]] = {}
+        for fn in walker.functions:
+            self.by_name.setdefault(fn.name, []).append(fn)
+        self._callees: dict[int, list[Function]] = {}
+        #: name -> the host functions whose text uses it
+        self._users: dict[str, list[Function]] | None = None
+
+    def words(self, fn: Function) -> frozenset[str]:
+        k = fn_key(fn)
+        got = self._by_key.get(k)
+        if got is not None:
+            return got
+        ext = fn.node.extent
+        src = self.w.bytes_at(ext.start)
+        raw = src[int(ext.start.offset):int(ext.end.offset)]
+        got = self._new_cache.get(raw)
+        if got is None:
+            got = self.cache.get(raw)
+            if got is None:
+                got = self._words(raw.decode("utf-8", "replace"))
+            self._new_cache[raw] = got
+        self._by_key[k] = got
+        return got
+
+    def may_launch(self, fn: Function) -> bool:
+        """Whether ``fn``'s text can hold a launch: ``<<<``, in it or in a macro it
+        expands (``Walker.scan_function`` finds launches by the call ``<<<`` makes)."""
+        ext = fn.node.extent
+        raw = self.w.bytes_at(ext.start)[int(ext.start.offset):int(ext.end.offset)]
+        return b"<<<" in raw or not self.launching.isdisjoint(self.words(fn))
+
+    def kept(self) -> dict[bytes, frozenset[str]]:
+        """The words of this walk's functions, for the next walk."""
+        return self._new_cache
+
+    def _words(self, text: str) -> frozenset[str]:
+        found = set(_WORD.findall(text))
+        todo = [w for w in found if w in self.macros]
+        while todo:
+            for v in self.macros[todo.pop()]:
+                if v not in found:
+                    found.add(v)
+                    if v in self.macros:
+                        todo.append(v)
+        return frozenset(found)
+
+    def callees(self, fn: Function) -> list[Function]:
+        k = fn_key(fn)
+        got = self._callees.get(k)
+        if got is None:
+            got = [g for w in self.words(fn) & self.by_name.keys() for g in self.by_name[w]]
+            self._callees[k] = got
+        return got
+
+    def callers(self, fns: list[Function]) -> set[int]:
+        """``fns`` and the host functions that call them, directly or not."""
+        if self._users is None:
+            users: dict[str, list[Function]] = {}
+            for f in self.w.functions:
+                if f.body is not None and not f.is_kernel and not f.is_device:
+                    for g in self.callees(f):
+                        users.setdefault(g.name, []).append(f)
+            self._users = users
+        inside = {fn_key(f) for f in fns}
+        todo = list(fns)
+        while todo:
+            for f in self._users.get(todo.pop().name, ()):
+                if fn_key(f) not in inside:
+                    inside.add(fn_key(f))
+                    todo.append(f)
+        return inside
+
+    def inner(self, fn: Function, plan: _ReusePlan, contexts: object) -> str:
+        """The digest of what evaluating ``fn``'s launches reads given its contexts
+        (``Walker._contexts_signature``): the context, the contexts, and the bodies of
+        the main file's host functions it calls, directly or not, and its own."""
+        closure = {fn_key(fn)}
+        todo = [fn]
+        while todo:
+            for g in self.callees(todo.pop()):
+                if fn_key(g) not in closure:
+                    closure.add(fn_key(g))
+                    todo.append(g)
+        h = hashlib.sha256(b"inner:" + plan.context.encode())
+        h.update(repr(contexts).encode("utf-8", "surrogatepass"))
+        self._bodies(h, closure, set(), plan)
+        return h.hexdigest()
+
+    def _bodies(self, h: hashlib._Hash, closure: set[int], up: set[int],
+                plan: _ReusePlan) -> None:
+        """The bodies of the main file's host functions in ``closure`` into ``h``, and
+        the values of the local macros they name (``Walker._local_macros``)."""
+        for f in self.w.functions:
+            body = plan.host_bodies.get(fn_key(f))
+            if body is not None and fn_key(f) in closure:
+                squeezed = _squeeze(body) if plan.squeeze else body
+                h.update(b"%d:%s%d:" % (fn_key(f) in up, f.name.encode(), len(squeezed)))
+                h.update(squeezed)
+                h.update(repr(plan.macros(f)).encode("utf-8", "surrogatepass"))
+
+    def key(self, fn: Function, plan: _ReusePlan) -> str:
+        """The digest of what evaluating ``fn``'s launches reads: the context and the
+        bodies of the main file's host functions among its callers and their callees."""
+        up = self.callers([fn])
+        closure = set(up)
+        todo = [f for f in self.w.functions if fn_key(f) in up]
+        while todo:
+            for g in self.callees(todo.pop()):
+                if fn_key(g) not in closure:
+                    closure.add(fn_key(g))
+                    todo.append(g)
+        h = hashlib.sha256(plan.context.encode())
+        self._bodies(h, closure, up, plan)
+        return h.hexdigest()
 
 
 class _LazyBody(Node):
@@ -427,8 +635,8 @@ class Walker:
             if plan is not None:
                 plan = self._plan_reuse()  # the context of the functions kept
         if plan is not None and self.reuse is not None:
-            self.reuse.begin(plan.context)
-        envs = self._instantiations(plan is not None)
+            self.reuse.begin(plan.context, plan.wide)
+        envs = self._instantiations(plan)
         self.envs = envs
         kernels: list[Kernel] = []
         accesses: list[Access] = []
@@ -453,10 +661,11 @@ class Walker:
             for env in fn_envs:
                 got = run_in(env)
                 if fn.is_kernel:
-                    if rec is not None:
-                        rec.binds.append(tuple(got))
                     # launches that pass the parameters these accesses read as constants
                     bound, symbolic = self.host.bind_parameters(fn, env, got)
+                    if rec is not None:
+                        rec.binds.append(tuple(got))
+                        rec.bound.append((tuple(env_signature(b) for b in bound), symbolic))
                     for b in bound:
                         accesses.extend(run_in(b))
                     if not symbolic:
@@ -475,12 +684,11 @@ class Walker:
             before = tuple(self.notes[self._initial_notes:])
             fn_envs = envs.get(fn.name, [Env()]) if fn.template_params else [Env()]
             signature = tuple(env_signature(e) for e in fn_envs)
-            hit = self.reuse.run_of(sid, body, before)
+            macros = plan.macros(fn)
+            hit = self.reuse.run_of(sid, body, before, macros)
             if hit is not None and hit.envs == signature \
-                    and (not fn.is_kernel or len(hit.binds) == len(fn_envs)):
-                if fn.is_kernel:
-                    for env, got in zip(fn_envs, hit.binds, strict=True):
-                        self.host.bind_parameters(fn, env, list(got))
+                    and (not fn.is_kernel or len(hit.binds) == len(fn_envs)) \
+                    and (not fn.is_kernel or self._binds_as_before(fn, fn_envs, hit)):
                 for a in hit.arrays:
                     self.add_array(a)
                 self.notes.extend(hit.notes)
@@ -498,12 +706,21 @@ class Walker:
             self.reuse.runs_done += 1
             if any(k in own and k not in plan.sids for k in rec.inlined):
                 return  # it inlined a function the cache cannot name: not kept
+            # a run that read a host function's body (a lambda's, one it inlined) is
+            # kept for the context with those bodies
+            wide = any(self._in_host_body(k, plan) for k in rec.inlined)
             self.reuse.runs[sid] = FunctionRun(
-                body=body, notes_before=before, envs=signature, binds=tuple(rec.binds),
+                context=plan.wide if wide else plan.context,
+                body=body, macros=macros, notes_before=before, envs=signature,
+                binds=tuple(rec.binds),
+                bound=tuple(rec.bound),
                 accesses=tuple(accesses[start:]), arrays=tuple(rec.arrays),
                 notes=tuple(self.notes[notes_at:]),
                 inlined=frozenset(plan.sids[k] for k in rec.inlined if k in plan.sids),
+                foreign=self._foreign_lines(rec.inlined, plan),
             )
+            first, last = line_range(self.reuse.runs[sid], self.path)
+            self.reuse.runs[sid] = replace(self.reuse.runs[sid], first=first, last=last)
 
         for fn in self.functions:
             try:
@@ -568,17 +785,29 @@ class Walker:
                 h.update(b"%s%d:" % (tag, len(data)))
                 h.update(data)
 
-        put("walk-reuse-1", self.path, self.main, self.defines, self.arch)
+        # the kept results, moved to where their lines are now: the context leaves the
+        # main file's line numbers out (an added or removed line moves, but changes, no
+        # result), and with them its blank lines (``_squeeze``)
+        reuse.follow(self.source, self.path)
+        squeeze = b'R"' not in self.source  # a raw string may hold blank lines
+        put("walk-reuse-2", self.path, self.main, self.defines, self.arch)
         sids: dict[int, StableId] = {}
         counts: dict[StableId, int] = {}
-        cut: list[tuple[int, int, int, int, int]] = []  # body start, end, fn_key, lines
+        # body start, end, fn_key, lines, whether a host function's
+        cut: list[tuple[int, int, int, int, int, bool]] = []
+        words = _Words(self, reuse.words, reuse.macros)
+        # what device code names: a host function it names (a call clang refuses, a
+        # function read for its value) keeps its body in the context
+        device_words = {w for fn in self.functions if fn.is_kernel or fn.is_device
+                        for w in words.words(fn)}
         for fn in self.functions:
             start = fn.node.extent.start
             sid = (fn.name, self.source_file(start).path, start.line, start.column)
             sids[fn_key(fn)] = sid
             counts[sid] = counts.get(sid, 0) + 1
-            put(sid, fn.is_kernel, fn.is_device)
-            if not fn.is_kernel or fn.body is None:
+            put(sid if sid[1] != self.path else sid[:2] + sid[3:], fn.is_kernel, fn.is_device)
+            host_fn = not fn.is_kernel and not fn.is_device
+            if fn.body is None or not (fn.is_kernel or host_fn):
                 continue
             ext = fn.body.extent
             s, e = ext.start, ext.end
@@ -589,45 +818,251 @@ class Walker:
             if not (0 <= a < b <= len(self.source) and self.source[a:a + 1] == b"{"
                     and self.source[b - 1:b] == b"}"):
                 continue
+            if host_fn:
+                # a host function's body, which only the host evaluation reads
+                # (``_host_launches`` keys it by the bodies it reads), unless device code
+                # can read it too
+                if start.file is not None and str(start.file.name) == self.main \
+                        and 0 <= int(start.offset) <= a and fn.name not in device_words \
+                        and _plain_host(self.source[int(start.offset):b]):
+                    cut.append((a, b, fn_key(fn), int(s.line), int(e.line), True))
+                continue
             # a kernel that launches nothing (dynamic parallelism is host code's kind):
             # known without a scan when the previous walk left this same body out
             hit = reuse.runs.get(sid)
             unscanned = isinstance(fn, _LazyFunction) and not fn._scanned
             if (hit is None or hit.body != self.source[a:b] or not unscanned) and fn.launches:
                 continue
-            cut.append((a, b, fn_key(fn), int(s.line), int(e.line)))
+            cut.append((a, b, fn_key(fn), int(s.line), int(e.line), False))
         cut.sort()
         bodies: dict[int, bytes] = {}
+        host_bodies: dict[int, bytes] = {}
         lines: list[tuple[int, int]] = []
+        pieces: list[bytes | tuple[object, ...]] = []
         at = 0
-        for a, b, k, first, last in cut:
+        for a, b, k, first, last, is_host in cut:
             if a < at:
                 continue  # overlapping extents (cannot happen): that body stays in
             body = self.source[a:b]
-            bodies[k] = body
+            (host_bodies if is_host else bodies)[k] = body
             lines.append((first, last))
-            put(self.source[at:a])
-            # what of the body the rest of the walk sees: where the text after it lies,
-            # and the #defines and explicit instantiations the walker finds as text
+            pieces.append(self.source[at:a])
+            # what of the body the rest of the walk sees: the column the text after it
+            # starts in (its lines are the line map's), and the #defines and explicit
+            # instantiations the walker finds as text
             text = body.decode("utf-8", errors="replace")
             tail = len(body) - body.rfind(b"\n") - 1 if b"\n" in body else len(body)
-            put(body.count(b"\n"), tail,
-                [m.group(0) for m in DEFINE.finditer(text)],
-                [m.group(0) for m in EXPLICIT_INSTANTIATION.finditer(text)])
+            pieces.append((tail,
+                           [m.group(0) for m in DEFINE.finditer(text)],
+                           [m.group(0) for m in EXPLICIT_INSTANTIATION.finditer(text)]))
             at = b
-        put(self.source[at:])
+        pieces.append(self.source[at:])
+        outside = [p for p in pieces if isinstance(p, bytes)]
+        local = self._local_macros(outside, lines)
+        for piece in pieces:
+            if isinstance(piece, tuple):
+                put(*piece)
+                continue
+            if local:  # their values are keys of the runs that read them, not context
+                piece = _MACRO_LINE.sub(
+                    lambda m: m.group(1) if m.group(2).decode() in local else m.group(0), piece)
+            put(_squeeze(piece) if squeeze else piece)
         for text in self.project_texts()[1:]:
             put(text)
         for note in self.notes[:self._initial_notes]:
             span = note.span
             inside = span is not None and span.file == self.path and any(
                 first <= span.line <= last for first, last in lines)
-            if not inside:
-                put(note)
+            if not inside:  # the main file's lines left out, as above
+                put(note if span is None or span.file != self.path else
+                    (note.severity, note.message, span.column, span.end_line - span.line,
+                     span.end_column))
         unique = {k: sid for k, sid in sids.items() if counts[sid] == 1}
         context = h.hexdigest()
+        put(context, sorted(local.items()))
+        for body in host_bodies.values():
+            put(_squeeze(body) if squeeze else body)
         return _ReusePlan(unique, {sid: k for k, sid in unique.items()}, bodies,
-                          context == reuse.context, context)
+                          context == reuse.context, context, host_bodies, h.hexdigest(),
+                          squeeze, words, local)
+
+    def _local_macros(self, outside: list[bytes], lines: list[tuple[int, int]]
+                      ) -> dict[str, bytes]:
+        """The main file's macros that only the bodies left out of the context read (by
+        name: one ``#define`` outside them, the name nowhere else outside them, nor in
+        a project header, a ``-D`` or a diagnostic), and their replacement texts: a
+        changed value then changes only the runs whose text names the macro."""
+        found: dict[str, bytes] = {}
+        twice: set[str] = set()
+        for piece in outside:
+            for m in _MACRO_LINE.finditer(piece):
+                name = m.group(2).decode()
+                if name in found:
+                    twice.add(name)
+                found[name] = m.group(3)
+        if not found:
+            return {}
+        rest = b"\n".join(outside)
+        others = [t.encode("utf-8", "surrogatepass") for t in self.project_texts()[1:]]
+        others.extend(d.encode() for d in self.defines)
+        others.extend(n.message.encode() for n in self.notes[:self._initial_notes])
+        local: dict[str, bytes] = {}
+        for name, value in found.items():
+            word = re.compile(rb"\b%s\b" % re.escape(name.encode()))
+            if name not in twice and len(word.findall(rest)) == 1 \
+                    and not word.search(value) and not any(word.search(t) for t in others):
+                local[name] = value
+        return local
+
+    def _host_launches(self, plan: _ReusePlan, reuse: WalkReuse) -> None:
+        """``HostLaunches.run``, each function's launches taken from the previous walk
+        where what their evaluation reads is unchanged (``_Words.key``: the context and
+        the bodies of the host functions that call the function, directly or not, and of
+        those they call), or else where its contexts and the bodies it calls are
+        (``_Words.inner``). Only the callers of the functions evaluated again have their
+        calls followed (``HostLaunches.find_calls``)."""
+        host = self.host
+        words = plan.words if plan.words is not None else _Words(self, {})
+        keys: dict[int, str] = {}
+        replay: dict[int, HostRun] = {}
+        again: list[Function] = []
+        for fn in self.functions:
+            k = fn_key(fn)
+            if k in plan.bodies or not words.may_launch(fn):
+                continue  # no launch in it (a kernel whose body is left out launches none)
+            sid = plan.sids.get(k)
+            if sid is not None:
+                keys[k] = words.key(fn, plan)
+                hit = reuse.hosts.get(sid)
+                if hit is not None and hit.key == keys[k]:
+                    replay[k] = hit
+                    continue
+            again.append(fn)
+        if again:
+            up = words.callers(again)
+            host.find_calls([fn for fn in self.functions if fn_key(fn) in up])
+        again_keys = {fn_key(fn) for fn in again}
+        seen: set[tuple[object, ...]] = set()
+        hosts: dict[StableId, HostRun] = {}
+        keep = True  # no evaluation added notes or arrays (whose repeats are dropped)
+        for fn in self.functions:
+            k = fn_key(fn)
+            if k in plan.bodies or (k not in replay and k not in again_keys):
+                continue
+            hit = replay.get(k)
+            if hit is not None:
+                for kernel, label, env in hit.instantiations:
+                    host.instantiations.setdefault(kernel, {}).setdefault(
+                        label, copy.deepcopy(env))
+                host.add(list(hit.launches), seen)
+                hosts[plan.sids[k]] = hit
+                reuse.host_reused += 1
+                continue
+            found: list[tuple[Launch, tuple[tuple[str, int | str], ...]]] = []
+            added: list[tuple[str, str, Env]] = []
+            inner = ""
+            if fn.launches:
+                before = {(name, label) for name, envs in host.instantiations.items()
+                          for label in envs}
+                notes_at, self._recording = len(self.notes), []
+                try:
+                    # where the callers' bodies changed: the same contexts (the values
+                    # the callers pass) give the same launches
+                    was = reuse.hosts.get(plan.sids[k]) if k in keys else None
+                    sig = self._contexts_signature(fn) if was is not None else None
+                    inner = words.inner(fn, plan, sig) if sig is not None else ""
+                    if was is not None and inner and was.inner == inner:
+                        found, added = list(was.launches), list(was.instantiations)
+                        for kernel, label, env in added:
+                            host.instantiations.setdefault(kernel, {}).setdefault(
+                                label, copy.deepcopy(env))
+                        reuse.host_reused += 1
+                    else:
+                        found = host.launches_of(fn)
+                        added = [(name, label, copy.deepcopy(env))
+                                 for name, envs in host.instantiations.items()
+                                 for label, env in envs.items() if (name, label) not in before]
+                        reuse.host_done += 1
+                        if k in keys and not inner:
+                            sig = self._contexts_signature(fn)  # known now: no more work
+                            inner = words.inner(fn, plan, sig) if sig is not None else ""
+                    keep = keep and not self._recording and len(self.notes) == notes_at
+                finally:
+                    self._recording = None
+                host.add(found, seen)
+            if k in keys:
+                hosts[plan.sids[k]] = HostRun(keys[k], tuple(found), tuple(added), inner)
+        reuse.hosts = hosts if keep else {}
+        reuse.words, reuse.macros = words.kept(), words.macro_cache
+
+    def _contexts_signature(self, fn: Function) -> tuple[object, ...] | None:
+        """``HostLaunches.contexts(fn)`` as values that compare across versions (the
+        parameters by position), or None."""
+        try:
+            contexts = self.host.contexts(fn)
+        except RecursionError:
+            return None
+        where = {key_of(p.cursor): i for i, p in enumerate(Executor.params(fn))}
+        out: list[tuple[object, ...]] = []
+        for ctx in contexts:
+            if not where.keys() >= ctx.values.keys() | ctx.dims.keys():
+                return None
+            out.append((env_signature(ctx.env),
+                        tuple(sorted((where[k], c.value, c.type) for k, c in ctx.values.items())),
+                        tuple(sorted((where[k], d) for k, d in ctx.dims.items()))))
+        return tuple(out)
+
+    def _foreign_lines(self, inlined: set[int], plan: _ReusePlan
+                       ) -> tuple[tuple[int, int], ...] | None:
+        """The lines of the functions of other files that a run inlined (a symbol named
+        by a line in them, ``k@L12:i``, names that file's line), None where it inlined
+        one the cache cannot name (whose lines are not known)."""
+        out: list[tuple[int, int]] = []
+        for k in inlined:
+            fn = self.functions_by_key.get(k) or self.member_functions.get(k)
+            if fn is None:
+                return None
+            ext = fn.node.extent
+            if ext.start.file is None or str(ext.start.file.name) != self.main:
+                out.append((int(ext.start.line), int(ext.end.line)))
+        return tuple(sorted(out))
+
+    def _in_host_body(self, k: int, plan: _ReusePlan) -> bool:
+        """Whether the function ``k`` a run inlined is a host function whose body the
+        context leaves out, or lies in one (a lambda's call operator); True where that is
+        not known."""
+        if k in plan.host_bodies:
+            return True
+        if k in self.functions_by_key:
+            return False
+        fn = self.member_functions.get(k)
+        if fn is None:
+            return True
+        ext = fn.node.extent
+        if ext.start.file is None or str(ext.start.file.name) != self.main:
+            return False  # a header's member function: its text is in the context
+        at = int(ext.start.offset)
+        return any(host_fn in plan.host_bodies and self._body_holds(host_fn, at)
+                   for host_fn in plan.host_bodies)
+
+    def _body_holds(self, k: int, offset: int) -> bool:
+        fn = self.functions_by_key.get(k)
+        if fn is None or fn.body is None:
+            return True
+        ext = fn.body.extent
+        return int(ext.start.offset) <= offset <= int(ext.end.offset)
+
+    def _binds_as_before(self, fn: Function, envs: list[Env], hit: FunctionRun) -> bool:
+        """Whether the launches bind ``fn``'s parameters as they did when ``hit`` ran
+        (``HostLaunches.bind_parameters`` on the accesses it handed over, which relabels
+        the launches: undone where they differ)."""
+        saved = list(self.host.launches)
+        for env, got, was in zip(envs, hit.binds, hit.bound, strict=True):
+            bound, symbolic = self.host.bind_parameters(fn, env, list(got))
+            if (tuple(env_signature(b) for b in bound), symbolic) != was:
+                self.host.launches[:] = saved
+                return False
+        return True
 
     def reference_parameters(self, callee: ci.Cursor) -> frozenset[int]:
         """The positions of ``callee``'s parameters that are references to non-const
@@ -945,35 +1380,14 @@ class Walker:
 
     # template instantiations
 
-    def _instantiations(self, reusing: bool = False) -> dict[str, list[Env]]:
+    def _instantiations(self, plan: _ReusePlan | None = None) -> dict[str, list[Env]]:
         # Launch sites, evaluated in their host contexts (cudalint.frontend.host), give the
         # launches and the template arguments kernels are launched with.
         self.host = HostLaunches(self)
-        reuse = self.reuse if reusing else None
-        if reuse is not None and reuse.host is not None:
-            # the previous version's evaluation: the context (all host code) is the same
-            self.host.launches = list(reuse.host.launches)
-            self.host.launch_params = list(reuse.host.launch_params)
-            self.host.instantiations = reuse.host.instantiations_copy()
-            for a in reuse.host.arrays:
-                self.add_array(a)
-            self.notes.extend(reuse.host.notes)
-            reuse.host_reused += 1
-        elif reuse is None:
+        if plan is None or self.reuse is None:
             self.host.run()
         else:
-            # what the evaluation adds besides launches (its executor's notes and array
-            # records, if any) is kept with them
-            notes_at, self._recording = len(self.notes), []
-            try:
-                self.host.run()
-                arrays = tuple(self._recording)
-            finally:
-                self._recording = None
-            reuse.host = HostSnapshot(tuple(self.host.launches), tuple(self.host.launch_params),
-                                      copy.deepcopy(self.host.instantiations), arrays,
-                                      tuple(self.notes[notes_at:]))
-            reuse.host_done += 1
+            self._host_launches(plan, self.reuse)
         found: dict[str, dict[str, Env]] = {
             name: dict(envs) for name, envs in self.host.instantiations.items()
         }
