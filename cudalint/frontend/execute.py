@@ -3428,6 +3428,7 @@ class Executor:
         self.inlined.add(fn_key(target))
         bound: dict[int, Value] = {}
         ptr_args: dict[int, list[Expr]] = {}
+        addrs: dict[int, Ptr] = {}
         for p, a in zip(params, args, strict=False):
             pt = p.type
             tk = canonical_kind(pt)
@@ -3449,11 +3450,16 @@ class Executor:
                 bound[k] = self.convert(self.expr(a), a, pt)
                 addr = self.shared_address(a)
                 if addr is not None:  # a shared-window address the callee's PTX uses
-                    self.shared_addrs[k] = addr
+                    addrs[k] = addr
         env = self.target_env(c, target)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
         saved_groups, self.group_args = self.group_args, {
             **self.group_args, **self._group_arguments(params, args)}
+        # this call's addresses only: an earlier call's must not stand for an argument
+        # this one passes that is not one (``st32(x, v)`` after ``st32(cvta(&a[t]), v)``)
+        saved_addrs, self.shared_addrs = self.shared_addrs, {**self.shared_addrs, **addrs}
+        for k in bound.keys() - addrs.keys():
+            self.shared_addrs.pop(k, None)
         self.calls.append(self.w.span(c.extent))
         try:
             self.call_ptrs[id(c)] = self.run_body(target, env, bound)
@@ -3461,6 +3467,7 @@ class Executor:
             self.calls.pop()
             self.ptr_args = saved_ptr_args
             self.group_args = saved_groups
+            self.shared_addrs = saved_addrs
         self.memo.clear()
         self.new_region()
 

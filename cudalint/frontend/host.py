@@ -205,8 +205,8 @@ class _HostExecutor(Executor):
         #: The launch (or call) being evaluated: writes before it count (``b.x = 64``).
         self.site: Node | None = None
         #: What the ``if`` conditions around the site say (``HostLaunches.guard_facts``):
-        #: an expression's text without blanks -> the expression it equals there.
-        self.facts: dict[str, Node] = {}
+        #: an expression (``_fact_key``: what it reads) -> the expression it equals there.
+        self.facts: dict[tuple[object, ...], Node] = {}
         self.values.update(ctx.values)
         #: Variables whose value here the statements before the site decide (see
         #: ``_Flow``): a constant, or (in ``unknown``) no known value, whatever their
@@ -233,8 +233,9 @@ class _HostExecutor(Executor):
         return super().decl_ref(c)
 
     def _expr(self, c: Node) -> Expr:
-        if self.facts:
-            other = self.facts.get(_compact(self.host.w.slice(c.extent)))
+        if self.facts and self.depth == 0:  # the site's own frame, not a helper's
+            key = _fact_key(c) if c.kind in _FACT_KINDS else None
+            other = self.facts.get(key) if key is not None else None
             if other is not None:
                 facts, self.facts = self.facts, {}  # ``A == B``: no way back to A
                 try:
@@ -1002,12 +1003,32 @@ def _first(item: tuple[int, Const | None]) -> int:
 
 
 _ARITHMETIC = frozenset(["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"])
+#: The expressions a guard fact may stand for (``_HostExecutor._expr``).
+_FACT_KINDS = frozenset([N.DECL_REF, N.BINARY, N.PAREN, N.UNEXPOSED, K.CSTYLE_CAST_EXPR.value])
 _FIXED_KINDS = frozenset([N.PAREN, N.UNEXPOSED, N.INTEGER_LITERAL, N.CHARACTER_LITERAL,
                           N.BOOL_LITERAL, K.CSTYLE_CAST_EXPR.value, N.UNARY_EXPR])
 
 
-def _compact(text: str) -> str:
-    return re.sub(r"\s+", "", text)
+def _fact_key(n: Node) -> tuple[object, ...] | None:
+    """An expression of a guard fact as what it reads: each name by its declaration (a
+    lambda's parameter, a shadowing local or a helper's parameter of the same spelling
+    is another), literals by their text, operators by their spelling; None for anything
+    else."""
+    x = strip(n)
+    kind = x.kind
+    if kind == N.DECL_REF:
+        ref = x.referenced
+        return None if ref is None else ("ref", key_of(ref))
+    if kind in (N.INTEGER_LITERAL, N.CHARACTER_LITERAL, N.BOOL_LITERAL):
+        return ("lit", "".join(t.spelling for t in x.cursor.get_tokens()))
+    parts = [_fact_key(ch) for ch in x.children]
+    if any(p is None for p in parts):
+        return None
+    if kind == N.BINARY and x.spelling in _ARITHMETIC:
+        return (x.spelling, *parts)
+    if kind == K.CSTYLE_CAST_EXPR.value or (kind == N.UNEXPOSED and len(parts) == 1):
+        return ("cast", ty.spelling(x.cursor.type), *parts)
+    return None
 
 
 def _if_parts(n: Node) -> tuple[Node | None, Node | None, Node | None]:
@@ -1036,7 +1057,7 @@ class HostLaunches:
         self._contexts: dict[int, list[_Context]] = {}
         self._in_progress: set[int] = set()
         self._parents: dict[int, dict[int, Node]] = {}
-        self._guards: dict[int, dict[str, Node]] = {}
+        self._guards: dict[int, dict[tuple[object, ...], Node]] = {}
         self._arrays: dict[tuple[int, int], list[int] | None] = {}
         self._max_threads: dict[str, int] = {}
         self.launches: list[Launch] = []
@@ -1262,17 +1283,17 @@ class HostLaunches:
 
     # --- loops ------------------------------------------------------------------------
 
-    def guard_facts(self, fn: Function, site: Node) -> dict[str, Node]:
+    def guard_facts(self, fn: Function, site: Node) -> dict[tuple[object, ...], Node]:
         """The equalities the ``if`` statements around ``site`` hold where it runs:
         ``if (C / H == 64) k<64><<<B * H, C / H>>>(...)`` launches 64 threads (ggml's
         ``gla.cu``). Each side of an ``A == B`` conjunct of a condition whose then-branch
-        holds the site, by its text without blanks, where both sides read only literals,
+        holds the site, by what it reads (``_fact_key``), where both sides read only literals,
         constants and variables that nothing assigns after their declaration (their value
         at the site is the one the condition saw)."""
         hit = self._guards.get(id(site))
         if hit is not None:
             return hit
-        facts: dict[str, Node] = {}
+        facts: dict[tuple[object, ...], Node] = {}
         parents = self._parent_map(fn)
         child, cur = site, parents.get(id(site))
         while cur is not None:
@@ -1280,8 +1301,10 @@ class HostLaunches:
                 cond, then, _ = _if_parts(cur)
                 if cond is not None and child is then:
                     for a, b in self._equalities(fn, cond):
-                        facts.setdefault(_compact(self.w.slice(a.extent)), b)
-                        facts.setdefault(_compact(self.w.slice(b.extent)), a)
+                        ka, kb = _fact_key(a), _fact_key(b)
+                        if ka is not None and kb is not None:
+                            facts.setdefault(ka, b)
+                            facts.setdefault(kb, a)
             child, cur = cur, parents.get(id(cur))
         self._guards[id(site)] = facts
         return facts
