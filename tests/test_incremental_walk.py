@@ -385,3 +385,123 @@ def test_host_code_that_device_code_reads_is_never_reused_stale(tmp_path: Path) 
         assert kept == fresh, what
         assert fresh != previous, what
         previous = fresh
+
+
+STORE_KERNEL = """\
+__global__ void k(float *out) {
+    __shared__ float s[4096];
+    s[EXPR] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x];
+}
+void run(float *o) { k<<<1, 32>>>(o); }
+"""
+
+
+def _kernel(expr: str) -> str:
+    return STORE_KERNEL.replace("EXPR", expr)
+
+
+#: Edits a review found the walk kept stale (each passed from scratch): directives of
+#: every form in a body left out of the context, a name made by token pasting, a value
+#: that reads its own line number.
+DIRECTIVE_CASES: list[tuple[str, str, str, str]] = [
+    (
+        "function-like #define in a host body",
+        "void h() {\n#define IDX(t) ((t) * 2)\n}\n" + _kernel("IDX(threadIdx.x)"),
+        "((t) * 2)",
+        "((t) * 32)",
+    ),
+    (
+        "continued #define in a host body",
+        "void h() {\n#define IDX(t) \\\n  ((t) * 2)\n}\n" + _kernel("IDX(threadIdx.x)"),
+        "((t) * 2)",
+        "((t) * 32)",
+    ),
+    (
+        "empty #define in a host body",
+        "void h() {\n}\n"
+        + _kernel("threadIdx.x").replace(
+            "    s[threadIdx.x] = 1.0f;\n",
+            "#ifdef WIDE\n    s[threadIdx.x * 32] = 1.0f;\n"
+            "#else\n    s[threadIdx.x] = 1.0f;\n#endif\n",
+        ),
+        "void h() {\n}",
+        "void h() {\n#define WIDE\n}",
+    ),
+    (
+        "#undef in a host body",
+        "#define IDX(t) ((t) * 32)\nvoid h() {\n  int a = 0;\n}\n" + _kernel("IDX(threadIdx.x)"),
+        "  int a = 0;",
+        "#undef IDX\n#define IDX(t) (t)",
+    ),
+    (
+        "a #define in a kernel that launches nothing",
+        "__global__ void d(float *o) {\n#define IDX(t) ((t) * 2)\n  o[0] = 1.0f;\n}\n"
+        + _kernel("IDX(threadIdx.x)"),
+        "* 2)",
+        "* 32)",
+    ),
+    (
+        "a macro named by token pasting",
+        "#define WIDTH 2\n#define CAT(a, b) a##b\n" + _kernel("threadIdx.x * CAT(WID, TH)"),
+        "#define WIDTH 2",
+        "#define WIDTH 32",
+    ),
+    (
+        "__LINE__ after a line added",
+        "\n" + _kernel("threadIdx.x * (1 + __LINE__ % 2)"),
+        "__global__",
+        "\n__global__",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "what,document,old,new", DIRECTIVE_CASES, ids=[c[0] for c in DIRECTIVE_CASES]
+)
+def test_directives_in_left_out_bodies_are_never_reused_stale(
+    tmp_path: Path, what: str, document: str, old: str, new: str
+) -> None:
+    """Every directive in a body the context leaves out stays in the context, a pasted
+    name makes no macro local, and ``__LINE__`` turns reuse off: the kept walk equals a
+    fresh one, and the edit does change the result."""
+    options = Options()
+    path = str(tmp_path / "case.cu")
+    doc = frontend_parse.ParsedDocument(path)
+    try:
+        before = doc.parse(options, document.encode())
+        text = document.replace(old, new)
+        kept = doc.parse(options, text.encode())
+    finally:
+        doc.close()
+    fresh = _fresh(path, options, text.encode())
+    assert kept == fresh, what
+    assert fresh != _fresh(path, options, document.encode()) or before != fresh, what
+
+
+def test_a_header_kernel_keeps_its_own_line_numbers(tmp_path: Path) -> None:
+    """A kernel defined in a header: the lines in its symbols' names are the header's,
+    which a line added to the main file does not move."""
+    header = tmp_path / "hk.cuh"
+    header.write_text(
+        "#pragma once\n"
+        "__global__ void hk(float *out, int n) {\n"
+        "    __shared__ float acc[1024];\n"
+        "    for (int i = threadIdx.x; i < n; i += blockDim.x) {\n"
+        "        acc[i * 2] += 1.0f;\n"
+        "    }\n"
+        "    out[threadIdx.x] = acc[threadIdx.x];\n"
+        "}\n"
+    )
+    main = f'\n\n\n#include "{header}"\n\nvoid run(float *o) {{ hk<<<1, 32>>>(o, 1024); }}\n'
+    options = Options()
+    path = str(tmp_path / "main.cu")
+    doc = frontend_parse.ParsedDocument(path)
+    try:
+        doc.parse(options, main.encode())
+        text = main.replace("\n\n\n#include", "\n\n#include")
+        kept = doc.parse(options, text.encode())
+    finally:
+        doc.close()
+    assert kept == _fresh(path, options, text.encode())

@@ -220,6 +220,11 @@ class _ReusePlan:
 _MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
 _WORD = re.compile(r"[A-Za-z_]\w*")
 #: A ``#define`` in bytes: the directive up to the name, the name, the rest.
+#: A preprocessor directive with its continuation lines: every one in a body left out of
+#: the context stays in it (a ``#define`` of any form, ``#undef``, ``#if``: the rest of
+#: the file reads them).
+_DIRECTIVE = re.compile(rb"(?m)^[ \t]*#(?:.*\\\r?\n)*.*")
+
 _MACRO_LINE = re.compile(
     rb"^([ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*))((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
 
@@ -717,7 +722,9 @@ class Walker:
                 accesses=tuple(accesses[start:]), arrays=tuple(rec.arrays),
                 notes=tuple(self.notes[notes_at:]),
                 inlined=frozenset(plan.sids[k] for k in rec.inlined if k in plan.sids),
-                foreign=self._foreign_lines(rec.inlined, plan),
+                # a function of another file: the lines its names hold are that file's
+                foreign=self._foreign_lines(rec.inlined, plan)
+                if self.source_file(fn.node.extent.start).path == self.path else None,
             )
             first, last = line_range(self.reuse.runs[sid], self.path)
             self.reuse.runs[sid] = replace(self.reuse.runs[sid], first=first, last=last)
@@ -764,6 +771,13 @@ class Walker:
         nothing are left out of it, each kept as the key of its own run. None: no reuse."""
         reuse = self.reuse
         if reuse is None:
+            return None
+        if any(b"__LINE__" in t or b"__builtin_LINE" in t for t in (
+                self.source, *(t.encode("utf-8", "surrogatepass")
+                               for t in self.project_texts()[1:]))):
+            # a value that depends on where its line is: the kept results are moved,
+            # never recomputed, when lines are added or removed
+            reuse.clear()
             return None
         try:
             return self._plan(reuse)
@@ -853,7 +867,7 @@ class Walker:
             text = body.decode("utf-8", errors="replace")
             tail = len(body) - body.rfind(b"\n") - 1 if b"\n" in body else len(body)
             pieces.append((tail,
-                           [m.group(0) for m in DEFINE.finditer(text)],
+                           [m.group(0) for m in _DIRECTIVE.finditer(body)],
                            [m.group(0) for m in EXPLICIT_INSTANTIATION.finditer(text)]))
             at = b
         pieces.append(self.source[at:])
@@ -894,6 +908,9 @@ class Walker:
         changed value then changes only the runs whose text names the macro."""
         found: dict[str, bytes] = {}
         twice: set[str] = set()
+        texts = [*outside, *(t.encode("utf-8", "surrogatepass") for t in self.project_texts())]
+        if any(b"##" in t for t in texts):
+            return {}  # a pasted name (``BX_##n``) names a macro nowhere as a word
         for piece in outside:
             for m in _MACRO_LINE.finditer(piece):
                 name = m.group(2).decode()
