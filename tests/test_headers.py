@@ -74,6 +74,19 @@ def test_header_paths_are_shown_as_the_main_file_is(
     assert display_path(outside, "../inc/a.cu") == os.path.join("..", "inc", "h.cuh")
 
 
+def test_a_header_reached_through_a_symlinked_directory_is_shown_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``cd link`` then ``-I /abs/link/inc``: the working directory is the link's target,
+    # the header's path goes through the link; both name one file, shown relative
+    (tmp_path / "real" / "inc").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    monkeypatch.chdir(tmp_path / "link")
+    through = str(tmp_path / "link" / "inc" / "k.cuh")
+    assert display_path(through, "src/a.cu") == os.path.join("inc", "k.cuh")
+    assert display_path("inc/k.cuh", "src/a.cu") == os.path.join("inc", "k.cuh")
+
+
 # --- one result per access and shape across a run --------------------------------------------
 
 

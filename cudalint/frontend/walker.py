@@ -159,7 +159,16 @@ def display_path(name: str, main: str) -> str:
             n += 1
         return n
 
-    return rel if ups(rel) <= ups(main) else absolute
+    if ups(rel) <= ups(main):
+        return rel
+    try:
+        # the working directory reached through a symbolic link (``cd link`` with
+        # ``-I /abs/link/inc``): ``getcwd`` names its target, so compare the targets, or
+        # one header would be shown two ways, its accesses reported twice
+        real = os.path.relpath(os.path.realpath(name), os.path.realpath(os.getcwd()))
+    except ValueError:
+        return absolute
+    return real if ups(real) <= ups(main) else absolute
 
 
 _file_contents_ready: list[bool] = []
