@@ -781,13 +781,6 @@ class Walker:
         reuse = self.reuse
         if reuse is None:
             return None
-        if any(b"__LINE__" in t or b"__builtin_LINE" in t for t in (
-                self.source, *(t.encode("utf-8", "surrogatepass")
-                               for t in self.project_texts()[1:]))):
-            # a value that depends on where its line is: the kept results are moved,
-            # never recomputed, when lines are added or removed
-            reuse.clear()
-            return None
         try:
             return self._plan(reuse)
         except Exception:  # a cursor libclang cannot describe: walk from scratch
@@ -823,12 +816,20 @@ class Walker:
         # function read for its value) keeps its body in the context
         device_words = {w for fn in self.functions if fn.is_kernel or fn.is_device
                         for w in words.words(fn)}
+        # a value that depends on where its line is (``__LINE__`` written in the file,
+        # or in a macro device code expands; a header's error-checking macro around
+        # host calls does not count): the functions' lines stay in the context, so that
+        # a line added or removed above one re-runs it rather than move its results (an
+        # edit that adds no line still reuses them)
+        lined = b"__LINE__" in self.source or b"__builtin_LINE" in self.source \
+            or bool({"__LINE__", "__builtin_LINE"} & device_words)
         for fn in self.functions:
             start = fn.node.extent.start
             sid = (fn.name, self.source_file(start).path, start.line, start.column)
             sids[fn_key(fn)] = sid
             counts[sid] = counts.get(sid, 0) + 1
-            put(sid if sid[1] != self.path else sid[:2] + sid[3:], fn.is_kernel, fn.is_device)
+            put(sid if sid[1] != self.path or lined else sid[:2] + sid[3:], fn.is_kernel,
+                fn.is_device)
             host_fn = not fn.is_kernel and not fn.is_device
             if fn.body is None or not (fn.is_kernel or host_fn):
                 continue
