@@ -1025,10 +1025,12 @@ class Executor:
             if p is not None and ty.is_pointer_kind(n.ckind):
                 return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown)
             return p
-        if kind == N.ARRAY_SUBSCRIPT and ty.is_dependent_kind(n.ckind):
+        if kind == N.ARRAY_SUBSCRIPT and (ty.is_dependent_kind(n.ckind)
+                                          or ty.is_array_kind(n.ckind)):
             # a row of a shared array whose extents a template parameter gives (``acc[w]``
-            # of ``float acc[WARPS][N]`` passed to ``store_matrix_sync``): clang leaves no
-            # decay to see; it is the address of the row's first element
+            # of ``float acc[WARPS][N]`` or ``[WARPS][16 * LD]`` passed to
+            # ``store_matrix_sync``): clang leaves no decay to see; it is the address of
+            # the row's first element
             loc = self.lvalue(n)
             if loc is None or loc.decl is None or loc.indices is None \
                     or len(loc.indices) != loc.decl.ndim - 1:
