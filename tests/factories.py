@@ -23,6 +23,7 @@ from cudalint.frontend import FrontendError
 from cudalint.ir import (
     THREAD_IDX,
     Access,
+    AccessKind,
     Binary,
     Const,
     Expr,
@@ -81,6 +82,18 @@ __global__ void clean(float *out)
 def float_store(offset: Expr, name: str = "a", size: int = 256) -> tuple[Access, SharedArray]:
     """A store of 4-byte ``float`` into ``__shared__ float name[size]`` of kernel ``k``
     at byte ``offset``: one access and its array, for model tests."""
+    return float_access(offset, name, size)
+
+
+def float_access(
+    offset: Expr,
+    name: str = "a",
+    size: int = 256,
+    kind: AccessKind = "store",
+    guard: Expr | None = None,
+) -> tuple[Access, SharedArray]:
+    """A 4-byte ``kind`` access (under ``guard``) to ``__shared__ float name[size]`` of
+    kernel ``k`` at byte ``offset``: one access and its array, for model tests."""
     array = SharedArray(
         key=f"k::{name}",
         name=name,
@@ -93,10 +106,11 @@ def float_store(offset: Expr, name: str = "a", size: int = 256) -> tuple[Access,
     access = Access(
         array=array.key,
         kernel="k",
-        kind="store",
+        kind=kind,
         width=4,
         offset=offset,
         span=Span("f.cu", 2, 1, 2, 9),
+        guard=guard,
     )
     return access, array
 

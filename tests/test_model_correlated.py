@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from factories import float_access
 
 from cudalint.ir import (
     INT,
@@ -28,7 +29,6 @@ from cudalint.ir import (
     Opaque,
     OpaqueKind,
     SharedArray,
-    Span,
     Sym,
 )
 from cudalint.model import proof
@@ -58,25 +58,7 @@ def _sweep_access(size: int) -> tuple[Access, SharedArray]:
     byte = Binary("*", ai, _u(4), UINT)
     d = Binary("<<", Const(2, INT), k, INT)
     guard = Binary("<", TX, Binary("-", d, Const(1, INT), INT), INT)
-    array = SharedArray(
-        key="k::s",
-        name="s",
-        element_type="float",
-        element_bytes=4,
-        dims=(size,),
-        span=Span("f.cu", 1, 1, 1, 2),
-        kernel="k",
-    )
-    access = Access(
-        array=array.key,
-        kernel="k",
-        kind="load",
-        width=4,
-        offset=byte,
-        span=Span("f.cu", 16, 1, 16, 9),
-        guard=guard,
-    )
-    return access, array
+    return float_access(byte, "s", size, "load", guard)
 
 
 def _ways(words: list[int]) -> int:

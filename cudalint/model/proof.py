@@ -913,12 +913,9 @@ def _memo_cases(
     if frame is None:
         slots: list[tuple[Warp, tuple[int, ...]]] = []
         for warp in warps:
-            first = next((ln for ln in warp.lanes if ln is not None), None)
-            if first is None:
-                continue
-            shp = first[3:6]
-            combos = _combos(sequences, loops, shp)
-            slots.extend((warp, tuple(lv)) for lv in combos)
+            shp = _shape_of(warp)
+            if shp is not None:
+                slots.extend((warp, tuple(lv)) for lv in _combos(sequences, loops, shp))
         frame = _Frame(list(warps), slots, {}, {})
         if memo.size > CaseMemo.LIMIT:
             memo.frames.clear()
@@ -1353,26 +1350,11 @@ def _build_cases(
     cases: list[_Case] = []
     for warp in warps:
         check_budget()
-        first = next((ln for ln in warp.lanes if ln is not None), None)
-        if first is None:
+        shp = _shape_of(warp)
+        if shp is None:
             continue
-        shp = first[3:6]
-        combos = _combos(sequences, loops, shp)
-        for lv in combos:
-            addrs: list[int | None] = []
-            if per_warp is not None:
-                addrs = per_warp(warp.lanes, lv, values)
-            else:
-                for lane in warp.lanes:
-                    if lane is None:
-                        addrs.append(None)
-                        continue
-                    args = (*lane, *lv, *values)
-                    if grd is not None and not grd(*args):
-                        addrs.append(None)
-                    else:
-                        assert off is not None
-                        addrs.append(off(*args))
+        for lv in _combos(sequences, loops, shp):
+            addrs = _lane_addresses(per_warp, off, grd, warp.lanes, lv, values)
             if addrs.count(None) != len(addrs):  # some lane active
                 cases.append(_Case(warp, tuple(lv), addrs))
             if len(cases) > _MAX_CASES:
@@ -1483,19 +1465,7 @@ def _inside_cases(
 
     def lane_addresses(lanes: Iterable[tuple[int, ...] | None], lv: tuple[int, ...]
                        ) -> list[int | None]:
-        if per_warp is not None:
-            return per_warp(lanes, lv, values)
-        out: list[int | None] = []
-        for lane in lanes:
-            if lane is None:
-                out.append(None)
-                continue
-            args = (*lane, *lv, *values)
-            if grd is not None and not grd(*args):
-                out.append(None)
-            else:
-                out.append(off(*args))
-        return out
+        return _lane_addresses(per_warp, off, grd, lanes, lv, values)
 
     cases: list[_Case] = []
     for warp in warps:
@@ -2486,6 +2456,27 @@ def _over_data(proof: _Proof, data: Bounded) -> AccessResult:
 
 #: Warp-and-loop slots (active or not) past which an access is too complex at once.
 _MAX_SLOTS = _MAX_CASES
+
+
+def _lane_addresses(
+    per_warp: Callable[..., list[int | None]] | None, off: Callable[..., int] | None,
+    grd: Callable[..., int] | None, lanes: Iterable[tuple[int, ...] | None],
+    lv: tuple[int, ...], values: tuple[int, ...],
+) -> list[int | None]:
+    """Per lane, the offset where the guard holds (None: inactive), for the loop values
+    ``lv`` and free values ``values``: through ``per_warp`` (``compile_warp``) where it
+    compiled, else lane by lane through ``off`` and ``grd`` (``compile_expr``)."""
+    if per_warp is not None:
+        return per_warp(lanes, lv, values)
+    assert off is not None
+    out: list[int | None] = []
+    for lane in lanes:
+        if lane is None:
+            out.append(None)
+            continue
+        args = (*lane, *lv, *values)
+        out.append(None if grd is not None and not grd(*args) else off(*args))
+    return out
 
 
 def _too_complex(limit: int = _MAX_CASES) -> str:
