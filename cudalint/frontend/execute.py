@@ -578,11 +578,8 @@ def _has(n: Node, kinds: tuple[int, ...]) -> bool:
     return n.kind in kinds or any(_has(ch, kinds) for ch in n.children)
 
 
-def _exits(n: Node) -> bool:
-    """``n`` holds a ``break``, ``continue``, ``return`` or ``goto`` (at any depth)."""
-    if n.kind in (N.BREAK, N.CONTINUE, N.RETURN, N.GOTO):
-        return True
-    return any(_exits(ch) for ch in n.children)
+#: Statements that leave the straight path: ``_has(n, _JUMPS)``.
+_JUMPS = (N.BREAK, N.CONTINUE, N.RETURN, N.GOTO)
 
 
 def _reads(n: Node) -> set[int]:
@@ -2234,7 +2231,7 @@ class Executor:
                 got = self._latch_of(st, stmts[:i] + stmts[i + 1:], cond, inc, assigned, pre)
                 if got is not None:
                     return got
-            if _exits(st):
+            if _has(st, _JUMPS):
                 return None  # an exit before the branch: a lane may skip it unfailed
         return None
 
