@@ -34,7 +34,7 @@ import ctypes
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
 import clang.cindex as ci
@@ -307,6 +307,23 @@ class Exits:
 
     def any(self) -> Expr | None:
         return _or(_or(self.ret, self.brk), self.cont)
+
+
+@dataclass
+class _Pass:
+    """One pass through a loop's body (:meth:`Executor._iterate`) and the variables it
+    writes where not every lane that began the iteration may get: under a
+    lane-dependent condition of the body (an ``if``, an inner loop's test, what follows
+    a lane-dependent ``continue``). Such a variable may hold different values in the
+    lanes at the next iteration (``diverged``: the condition is not one that only
+    ``break``/``return`` leave by, whose lanes have left the loop) or after the loop
+    (``left``: any such condition), even where each write is the same in every lane."""
+
+    base: int  # guards before this index are the loop's own or outside it
+    diverged: set[int] = field(default_factory=set)
+    left: set[int] = field(default_factory=set)
+    #: the loop's test or a ``break`` depends on the lane: lanes leave it apart
+    lane_exit: bool = False
 
 
 _TRUE = Const(1, INT)
@@ -698,6 +715,13 @@ class Executor:
         self.latched_keys: set[int] = set()
         #: The calls being inlined, outermost first (``Access.call_sites``, reversed).
         self.calls: list[Span] = []
+        #: The loop passes running, innermost last (:class:`_Pass`): which variables each
+        #: writes under a lane-dependent condition of its own body.
+        self.passes: list[_Pass] = []
+        #: Ids of the guards ``block`` adds after a ``break`` or ``return`` only (no
+        #: ``continue``): a lane that fails one has left the loop, not skipped a write.
+        self.exit_guards: dict[int, Expr] = {}
+        self.last_pass = _Pass(0)
 
     # --- entry points --------------------------------------------------------------------
 
@@ -741,11 +765,28 @@ class Executor:
         self.region = self._regions
 
     def set_value(self, key: int, value: Value | None) -> None:
+        self.note_write(key)
         if value is None:
             self.values.pop(key, None)
         else:
             self.values[key] = value
         self.memo.clear()
+
+    def note_write(self, key: int) -> None:
+        """Record, in each loop pass running, that ``key`` is written here, if some lanes
+        may not get here in an iteration in which others do (:class:`_Pass`)."""
+        if not self.passes:
+            return
+        guards = self.guards
+        for p in self.passes:
+            if key in p.diverged:
+                continue
+            for g in guards[p.base:]:
+                if lane_dependent(g):
+                    p.left.add(key)
+                    if id(g) not in self.exit_guards:
+                        p.diverged.add(key)
+                        break
 
     def flush(self) -> None:
         """Apply the writes of a full expression (C's sequence point at its end)."""
@@ -1596,7 +1637,10 @@ class Executor:
                 continue
             if _is_true(leave):
                 break  # the rest of the block is unreachable
-            self.guards = (*self.guards, _not(leave))
+            g = _not(leave)
+            if e.cont is None or _is_false(e.cont):
+                self.exit_guards[id(g)] = g
+            self.guards = (*self.guards, g)
         self.guards = saved
         return exits
 
@@ -1908,11 +1952,16 @@ class Executor:
         """The variable ``k`` (``pre`` before the loop or branch) as an opaque value of
         ``kind`` whose reason is ``'NAME' what``."""
         name = self.var_name(k)
+        start = pre.offset if isinstance(pre, Ptr) else pre
+        # A constant start is kept as the input, so that the value reads as uniform, as
+        # one from a uniform variable does (an opaque value without inputs may read the
+        # thread index); the loop's runs add the thread index where the body makes it
+        # lane-dependent (:meth:`loop`).
+        inputs = dedupe([start, *extra]) or ((start,) if isinstance(start, Const) else ())
         if isinstance(pre, Ptr):
-            return Ptr(pre.array, pre.decl,
-                       _about(kind, name, what, dedupe([pre.offset, *extra]), LONG),
+            return Ptr(pre.array, pre.decl, _about(kind, name, what, inputs, LONG),
                        pre.pointee, pre.unknown)
-        return _about(kind, name, what, dedupe([pre, *extra]), pre.type)
+        return _about(kind, name, what, inputs, pre.type)
 
     def for_parts(self, n: Node) -> tuple[Node | None, Node | None, Node | None, Node] | None:
         """(init, cond, inc, body) of a ``for`` from the header's semicolons."""
@@ -2087,30 +2136,45 @@ class Executor:
         order_before = self.order
         regions_before = self._regions
         body_exits = Exits()
-        for attempt in range(2):
+        this = _Pass(0)
+        # a jump the straight walk does not follow: any variable may differ between lanes
+        jumps = body is not None and _has(body, (N.GOTO, N.LABEL))
+        # Until no variable becomes lane-dependent any more: one that does in one run can
+        # make another one do in the next (``if (y) x ^= 1; if (tid < 5) y ^= 1;``), and
+        # each run marks at least one more, so the runs end.
+        for attempt in range(len(entry) + 1):
             self.values = {**pre, **entry}
             self.memo.clear()
             self.guards = saved_guards
             body_exits = self._iterate(kind, cond, body, inc)
+            this = self.last_pass
             # A variable that became lane-dependent in the body is lane-dependent at
-            # the top of the next iteration: run the body again with that input.
+            # the top of the next iteration: run the body again with that input. So is one
+            # that some lanes write and others skip, and, with a jump, any.
             changed = False
             for k, v in list(entry.items()):
                 if ind is not None and k == ind[0]:
                     continue
                 end = self.values.get(k)
-                if isinstance(v, Opaque) and isinstance(end, Expr) and lane_dependent(end) \
-                        and not lane_dependent(v):
+                apart = k in this.diverged or jumps
+                if isinstance(v, Opaque) and isinstance(end, Expr) and \
+                        (apart or lane_dependent(end)) and not lane_dependent(v):
                     entry[k] = replace(v, inputs=dedupe([*v.inputs, *THREAD_SYMS]))
                     changed = True
                 elif isinstance(v, Ptr) and isinstance(end, Ptr) and \
-                        lane_dependent(end.offset) and not lane_dependent(v.offset):
+                        (apart or lane_dependent(end.offset)) and \
+                        not lane_dependent(v.offset):
                     assert isinstance(v.offset, Opaque)
                     entry[k] = Ptr(v.array, v.decl, replace(
                         v.offset, inputs=dedupe([*v.offset.inputs, *THREAD_SYMS]), type=LONG),
                         v.pointee, v.unknown)
                     changed = True
-            if not changed or attempt == 1:
+                elif jumps and isinstance(v, Expr) and not isinstance(v, Opaque) \
+                        and not lane_dependent(v):
+                    entry[k] = _about(OpaqueKind.BRANCH, self.var_name(k), _CONTROL_FLOW,
+                                      THREAD_SYMS, v.type)
+                    changed = True
+            if not changed or attempt == len(entry):
                 break
             del self.accesses[n_before:]
             self.order = order_before
@@ -2127,20 +2191,29 @@ class Executor:
             last = end_vals.get(k)
             extra = [last] if isinstance(last, Expr) else (
                 [last.offset] if isinstance(last, Ptr) else [])
+            assigned_here = "is assigned in a loop"
+            if this.lane_exit or k in this.left or jumps:
+                # lanes leave the loop in different iterations, or some skip a write
+                extra = [*extra, *THREAD_SYMS]
+                assigned_here = _CONTROL_FLOW if jumps else (
+                    "is assigned in a loop that lanes leave in different iterations"
+                    if this.lane_exit else "is assigned in a loop where only some lanes write it")
             if k in after:
                 self.values[k] = after[k]
             elif k in latched:
                 self.values[k] = self._loop_opaque(
                     k, pre[k], "is updated under a condition in its loop", extra)
             elif k in closed:
-                self.values[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", extra)
+                self.values[k] = self._loop_opaque(k, pre[k], assigned_here, extra)
             elif isinstance(entry_v, Sym):
                 self.values[k] = _about(OpaqueKind.LOOP, self.var_name(k), "after its loop",
                                         dedupe([entry_v, *extra]), entry_v.type)
             elif isinstance(entry_v, Opaque | Ptr):
-                self.values[k] = self._loop_opaque(k, pre[k], "is assigned in a loop", extra)
+                self.values[k] = self._loop_opaque(k, pre[k], assigned_here, extra)
             elif entry_v is not None:
-                self.values[k] = self._loop_opaque(k, pre[k], "is a loop variable", extra)
+                self.values[k] = self._loop_opaque(
+                    k, pre[k], "is a loop variable" if assigned_here == "is assigned in a loop"
+                    else assigned_here, extra)
         self.guards = saved_guards
         self.memo.clear()
         self.new_region()
@@ -2192,7 +2265,9 @@ class Executor:
 
     def _iterate(self, kind: int, cond: Node | None, body: Node | None,
                  inc: Node | None) -> Exits:
-        """One pass through a loop: condition, body, increment (a ``do`` tests last)."""
+        """One pass through a loop: condition, body, increment (a ``do`` tests last).
+        ``self.last_pass`` is then the pass's :class:`_Pass`."""
+        lane_exit = False
         if cond is not None:
             if kind != N.DO:
                 self.scan(cond, LOAD)
@@ -2200,15 +2275,26 @@ class Executor:
             self.flush()
             if lane_dependent(c):
                 self.guards = (*self.guards, c)
-        body_exits = self.stmt(body) if body is not None else Exits()
-        cont = body_exits.cont
-        if cont is not None and not _is_true(cont):
-            self.guards = (*self.guards, _not(cont))
-        if inc is not None:
-            self.full(inc)
-        if kind == N.DO and cond is not None:
-            self.scan(cond, LOAD)
-            self.flush()
+                lane_exit = True
+        this = _Pass(len(self.guards))
+        self.passes.append(this)
+        try:
+            body_exits = self.stmt(body) if body is not None else Exits()
+            cont = body_exits.cont
+            if cont is not None and not _is_true(cont):
+                self.guards = (*self.guards, _not(cont))
+            if inc is not None:
+                self.full(inc)
+            if kind == N.DO and cond is not None:
+                self.scan(cond, LOAD)
+                c = self.truth(cond)
+                self.flush()
+                lane_exit = lane_exit or lane_dependent(c)
+        finally:
+            self.passes.pop()
+        brk = body_exits.brk
+        this.lane_exit = lane_exit or (brk is not None and lane_dependent(brk))
+        self.last_pass = this
         return body_exits
 
     def latched(self, n: Node, body: Node | None, cond: Node | None, inc: Node | None,
@@ -2912,6 +2998,7 @@ class Executor:
         if got is None:
             return
         k, _, ref = got
+        self.note_write(k)  # under the guards of the expression (``c && (x = 1)``)
         t = ref.type
         tk = canonical_kind(t)
         cur = self.values.get(k)
@@ -4128,9 +4215,12 @@ class Executor:
                 return _about(OpaqueKind.NOT_INTEGER, name, "is not an integer")
             return _about(OpaqueKind.VARIABLE, name, "is not an integer")
         if var.address_taken:
+            # written through its pointer anywhere, by each lane its own way (``if (tid >
+            # 3) *p = 1``): never taken for the same in every lane
             cur = self.values.get(k)
             return _about(OpaqueKind.VARIABLE, name, "has its address taken",
-                          dedupe([cur]) if isinstance(cur, Expr) else (), t or INT)
+                          dedupe([cur, *THREAD_SYMS]) if isinstance(cur, Expr) else (),
+                          t or INT)
         cur = self.values.get(k)
         if isinstance(cur, Expr):
             return cur
