@@ -173,6 +173,8 @@ _PTX_SHARED_OP = re.compile(
 _PTX_TYPE = re.compile(r"\.(?:b|u|s|f|bf|e4m3|e5m2)(8|16|32|64|128)(x2)?$")
 _PTX_OPERAND = re.compile(r"\[\s*[%$](\d+)\s*(?:([+-])\s*(-?(?:0[xX][0-9a-fA-F]+|\d+)))?\s*\]")
 _PTX_COUNT = re.compile(r"\.(x1|x2|x4)\b")
+#: ``cvta.to.shared.u64 DEST, %N``: a generic address made a shared-window one.
+_PTX_CVTA_SHARED = re.compile(r"^cvta\.to\.shared\.u(?:32|64)\s+[%$]?\w+\s*,\s*[%$](\d+)$")
 
 
 def _register_asm_api() -> bool:
@@ -193,6 +195,14 @@ def _register_asm_api() -> bool:
 
 
 _asm_api: list[bool] = []
+
+
+def _uncast(n: Node) -> Node:
+    """``n`` without parentheses and casts, implicit or written."""
+    s = strip(n)
+    while s.kind in CASTS and s.expr_children():
+        s = strip(s.expr_children()[-1])
+    return s
 
 
 def asm_parts(cursor: ci.Cursor) -> tuple[str, int, int] | None:
@@ -1718,10 +1728,70 @@ class Executor:
                                                   ptr.unknown)
         if not bound:
             return None
+        which = self.asm_cvta_param(target)
+        if which is not None:
+            p = self.ptr_value(args[which]) if which < len(args) else None
+            return None if p is None else Ptr(p.array, p.decl, p.offset,
+                                              self.scalar(p.pointee), p.unknown)
         env = self.target_env(c, target)
         with self.frame(target, env, bound, body=False):
             ret = self._returned_expr(target.body.children)
             return self.shared_address(ret) if isinstance(ret, Node) else None
+
+    def asm_cvta_param(self, target: Function) -> int | None:
+        """Which pointer parameter's shared-window address ``target`` returns through
+        inline PTX, the ``__cvta_generic_to_shared`` of code older than the intrinsic
+        (``uint32_t smem_u32addr(const void *p) { uint32_t a; asm("{.reg .u64 u;
+        cvta.to.shared.u64 u, %1; cvt.u32.u64 %0, u;}" : "=r"(a) : "l"(p)); return a; }``):
+        declarations, one ``asm`` with one output whose instructions are that
+        ``cvta.to.shared`` of an input that is the parameter and ``cvt``/``mov`` only,
+        then ``return`` of the output. None for any other body."""
+        assert target.body is not None
+        stmts = target.body.children
+        asm_node: Node | None = None
+        ret: Node | None = None
+        for st in stmts:
+            if st.kind == N.DECL_STMT and ret is None:
+                continue
+            if st.kind == N.ASM and asm_node is None and ret is None:
+                asm_node = st
+            elif st.kind == N.RETURN and asm_node is not None and ret is None:
+                ret = st
+            else:
+                return None
+        if asm_node is None or ret is None:
+            return None
+        parts = asm_parts(asm_node.cursor)
+        operands = asm_node.expr_children()
+        if parts is None or parts[1] != 1 or parts[1] + parts[2] != len(operands):
+            return None
+        source: int | None = None
+        for instr in re.split(r"[;\n]", parts[0]):
+            instr = " ".join(instr.strip(" \t{}").split())
+            if not instr or instr.startswith(".reg "):
+                continue
+            m = _PTX_CVTA_SHARED.match(instr)
+            if m is not None and source is None:
+                source = int(m.group(1))
+            elif m is not None or not instr.startswith(("cvt.", "mov.")):
+                return None
+        returned = ret.expr_children()
+        if source is None or not 0 < source < len(operands) or len(returned) != 1:
+            return None
+        out, back = _uncast(operands[0]), _uncast(returned[0])
+        out_ref = out.referenced if out.kind == N.DECL_REF else None
+        back_ref = back.referenced if back.kind == N.DECL_REF else None
+        if out_ref is None or back_ref is None or key_of(out_ref) != key_of(back_ref) \
+                or out_ref.kind != K.VAR_DECL:
+            return None
+        arg = _uncast(operands[source])
+        ref = arg.referenced if arg.kind == N.DECL_REF else None
+        if ref is None:
+            return None
+        for i, p in enumerate(self.params(target)):
+            if key_of(p.cursor) == key_of(ref) and ty.is_pointer_kind(canonical_kind(p.type)):
+                return i
+        return None
 
     def shared_address(self, n: Node) -> Ptr | None:
         """The shared place an integer shared-window address designates (for inline PTX):
@@ -3532,6 +3602,12 @@ class Executor:
                     bound[k] = self.address(loc, ty.pointee(pt))
                 elif int_type(ty.pointee(pt)) is not None:
                     bound[k] = self.convert(self.expr(a), a, ty.pointee(pt))
+                if int_type(ty.pointee(pt)) is not None and ty.pointee(pt).is_const_qualified():
+                    # ``const uint32_t &addr``: a shared-window address the callee's PTX
+                    # uses, as by value
+                    addr = self.shared_address(a)
+                    if addr is not None:
+                        addrs[k] = addr
             elif int_type(pt) is not None:
                 bound[k] = self.convert(self.expr(a), a, pt)
                 addr = self.shared_address(a)
