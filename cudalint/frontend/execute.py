@@ -1730,9 +1730,9 @@ class Executor:
             return None
         which = self.asm_cvta_param(target)
         if which is not None:
-            p = self.ptr_value(args[which]) if which < len(args) else None
-            return None if p is None else Ptr(p.array, p.decl, p.offset,
-                                              self.scalar(p.pointee), p.unknown)
+            got = self.ptr_value(args[which]) if which < len(args) else None
+            return None if got is None else Ptr(got.array, got.decl, got.offset,
+                                                self.scalar(got.pointee), got.unknown)
         env = self.target_env(c, target)
         with self.frame(target, env, bound, body=False):
             ret = self._returned_expr(target.body.children)
