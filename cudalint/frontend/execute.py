@@ -337,6 +337,9 @@ class _Pass:
 
 
 _TRUE = Const(1, INT)
+#: What a parameter of a called function is bound to when its argument is an object the
+#: same in every lane (:meth:`Executor.uniform_objects`); no value is read from it.
+_UNIFORM_OBJECT = Opaque(OpaqueKind.LOAD, "an object the same in every lane", (), INT)
 
 
 def _plus(a: Expr, b: Expr, op: BinaryOp = "+") -> Expr:
@@ -732,6 +735,10 @@ class Executor:
         #: ``continue``): a lane that fails one has left the loop, not skipped a write.
         self.exit_guards: dict[int, Expr] = {}
         self.last_pass = _Pass(0)
+        #: The member function being run was called on an object the same in every lane
+        #: and cannot change it (``params.rows()``, a ``const`` method): its members are
+        #: the same in every lane (:meth:`member_ref`).
+        self.uniform_this = False
 
     # --- entry points --------------------------------------------------------------------
 
@@ -3613,6 +3620,7 @@ class Executor:
                 addr = self.shared_address(a)
                 if addr is not None:  # a shared-window address the callee's PTX uses
                     addrs[k] = addr
+        self.uniform_objects(params, args, bound)
         env = self.target_env(c, target)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
         saved_groups, self.group_args = self.group_args, {
@@ -3623,10 +3631,12 @@ class Executor:
         for k in bound.keys() - addrs.keys():
             self.shared_addrs.pop(k, None)
         self.calls.append(self.w.span(c.extent))
+        saved_this, self.uniform_this = self.uniform_this, self.uniform_receiver(c, target)
         try:
             self.call_ptrs[id(c)] = self.run_body(target, env, bound)
         finally:
             self.calls.pop()
+            self.uniform_this = saved_this
             self.ptr_args = saved_ptr_args
             self.group_args = saved_groups
             self.shared_addrs = saved_addrs
@@ -4077,12 +4087,15 @@ class Executor:
                 bound[key_of(p.cursor)] = self.convert(self.expr(a), a, p.type)
             elif ty.is_pointer_kind(canonical_kind(p.type)):
                 ptr_args[key_of(p.cursor)] = self.pointer_inputs(a)
+        self.uniform_objects(self.params(target), args, bound)
         env = self.target_env(c, target)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
+        saved_this, self.uniform_this = self.uniform_this, self.uniform_receiver(c, target)
         try:
             return self._returned(c, target, env, bound, result)
         finally:
             self.ptr_args = saved_ptr_args
+            self.uniform_this = saved_this
 
     def _returned(self, c: Node, target: Function, env: Env, bound: dict[int, Value],
                   result: ci.Type) -> Expr | None:
@@ -4245,13 +4258,61 @@ class Executor:
         what = self.w.slice(c.extent) or c.spelling
         inputs = dedupe(self.expr(ch) for ch in children if ch.is_expr
                         and node_int_type(ch) is not None)
-        if base is not None and base.kind == N.DECL_REF and self.local(base) is not None:
+        got = self.local(base) if base is not None and base.kind == N.DECL_REF else None
+        if got is not None and not self.uniform_struct(got[1], got[2]) and not (
+                self.values.get(got[0]) is _UNIFORM_OBJECT and not got[1].modified):
             inputs = dedupe([*inputs, *THREAD_SYMS])  # a member of a local struct
-        elif not children or (base is not None and base.kind == K.CXX_THIS_EXPR.value):
+        elif (not children or (base is not None and base.kind == K.CXX_THIS_EXPR.value)) \
+                and not self.uniform_this:
             # A member of the object a member function runs on (``base + i`` in
             # ``h.at(i)``): the object is not followed, and each thread may hold its own.
             inputs = dedupe([*inputs, *THREAD_SYMS])
         return Opaque(OpaqueKind.LOAD, f"value loaded from '{what}'", inputs, t)
+
+    def uniform_objects(self, params: list[Node], args: list[Node],
+                        bound: dict[int, Value]) -> None:
+        """Bind each struct parameter (by value or ``const &``) whose argument is a
+        kernel's unwritten by-value parameter, or such a parameter of the caller, to
+        :data:`_UNIFORM_OBJECT`: its members are the same in every lane where the callee
+        does not write them either (``smem_elts(params)`` reading ``p.M``)."""
+        for p, a in zip(params, args, strict=False):
+            k = key_of(p.cursor)
+            pk = canonical_kind(p.type)
+            if k in bound or ty.is_pointer_kind(pk) or int_type(p.type) is not None:
+                continue
+            if ty.is_reference_kind(pk) and not ty.pointee(p.type).is_const_qualified():
+                continue
+            arg = _uncast(a)
+            ctor = arg.referenced if arg.kind == N.CALL else None
+            if ctor is not None and ctor.kind == K.CONSTRUCTOR and len(arg.children) == 1 \
+                    and (ctor.is_copy_constructor() or ctor.is_move_constructor()):
+                arg = _uncast(arg.children[0])  # the copy a by-value parameter gets
+            got = self.local(arg) if arg.kind == N.DECL_REF else None
+            if got is not None and (self.uniform_struct(got[1], got[2]) or (
+                    self.values.get(got[0]) is _UNIFORM_OBJECT and not got[1].modified)):
+                bound[k] = _UNIFORM_OBJECT
+
+    def uniform_receiver(self, c: Node, target: Function) -> bool:
+        """``c`` calls the ``const`` member function ``target`` on an object the same in
+        every lane (:meth:`uniform_objects`'s arguments): ``params.rows()``."""
+        callee = c.children[0] if c.children else None
+        if callee is None or callee.kind != N.MEMBER_REF or len(callee.children) != 1 \
+                or not target.node.cursor.is_const_method():
+            return False
+        obj = _uncast(callee.children[0])
+        got = self.local(obj) if obj.kind == N.DECL_REF else None
+        return got is not None and (self.uniform_struct(got[1], got[2]) or (
+            self.values.get(got[0]) is _UNIFORM_OBJECT and not got[1].modified))
+
+    def uniform_struct(self, var: Var, ref: Node) -> bool:
+        """``var`` is a kernel's parameter passed by value that the kernel never writes
+        (no assignment to it or a member, no address or reference taken, no method
+        that may change it called): each lane holds the launch's copy, so its members
+        are the same in every lane (``params.M``)."""
+        fn = self.fn
+        return fn is not None and fn.is_kernel and var.is_param and not var.modified \
+            and not ty.is_reference_kind(canonical_kind(ref.type)) \
+            and not ty.is_pointer_kind(canonical_kind(ref.type))
 
     def decl_ref(self, c: Node) -> Expr:
         ref = c.referenced

@@ -1671,6 +1671,11 @@ class _Scanner:
                 self.fn.launches.append(c)
             else:
                 ref = c.referenced
+                if ref is not None and ref.kind == K.CXX_METHOD and children \
+                        and children[0].kind == N.MEMBER_REF and children[0].children \
+                        and not ref.is_const_method() and not ref.is_static_method():
+                    # ``params.advance()``: a method that may change its object
+                    self.mark_write(children[0].children[0], None, loop)
                 if ref is not None:
                     # A reference parameter lets the callee change a local.
                     by_ref = self.w.reference_parameters(ref)
