@@ -4082,13 +4082,19 @@ class Executor:
             return None
         bound: dict[int, Value] = {}
         ptr_args: dict[int, list[Expr]] = {}
+        env = self.target_env(c, target)
         for p, a in zip(self.params(target), args, strict=False):
             if int_type(p.type) is not None:
                 bound[key_of(p.cursor)] = self.convert(self.expr(a), a, p.type)
             elif ty.is_pointer_kind(canonical_kind(p.type)):
                 ptr_args[key_of(p.cursor)] = self.pointer_inputs(a)
+            elif ty.is_dependent_kind(canonical_kind(p.type)) and env.types and (
+                    given := env.types.get(ty.bare_spelling(p.type))) is not None and (
+                    it := _INT_SPELLINGS.get(" ".join(given[0].split()))) is not None:
+                # ``T dividend`` of ``ceil_div<T>``: the integer type the call gives T
+                v = self.expr(a)
+                bound[key_of(p.cursor)] = v if v.type == it else fold(Cast(v, it))
         self.uniform_objects(self.params(target), args, bound)
-        env = self.target_env(c, target)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
         saved_this, self.uniform_this = self.uniform_this, self.uniform_receiver(c, target)
         try:
@@ -4278,10 +4284,16 @@ class Executor:
         for p, a in zip(params, args, strict=False):
             k = key_of(p.cursor)
             pk = canonical_kind(p.type)
-            if k in bound or ty.is_pointer_kind(pk) or int_type(p.type) is not None:
+            if k in bound:
                 continue
-            if ty.is_reference_kind(pk) and not ty.pointee(p.type).is_const_qualified():
-                continue
+            if ty.is_reference_kind(pk):
+                target_type = ty.pointee(p.type)
+                if not target_type.is_const_qualified():
+                    continue
+            else:
+                target_type = p.type
+            if not ty.is_record(target_type.get_canonical()):
+                continue  # a struct or class only, not a scalar of a template's type
             arg = _uncast(a)
             ctor = arg.referenced if arg.kind == N.CALL else None
             if ctor is not None and ctor.kind == K.CONSTRUCTOR and len(arg.children) == 1 \
