@@ -264,3 +264,45 @@ def test_cuda_path_toolkit(tmp_path: pathlib.Path) -> None:
     errors = [n for n in unit.notes if n.severity != "warning"]
     assert errors == []
     assert unit.array("k::t").element_bytes == 8
+
+
+#: Names real code uses after including only the header named, which nvcc accepts there
+#: (libstdc++'s <vector> brings std::hash; torch's headers bring the CUDA
+#: libraries' handles and most of the standard library; cuda_fp16.hpp's raw forms and
+#: intrinsics): each source alone must parse without an error.
+_BROUGHT_ALONG = {
+    "vector": (
+        "#include <vector>\n"
+        "int f() { std::vector<int> v; return (int)std::hash<int>()(3) + (int)v.size(); }\n"
+    ),
+    "aten": (
+        "#include <ATen/cuda/CUDAContext.h>\n"
+        "struct K { int a; };\n"
+        "struct H { size_t operator()(const K& k) const { return std::hash<int>()(k.a); } };\n"
+        "void g(cublasHandle_t h, cusparseHandle_t s) {\n"
+        "  std::unordered_map<int, std::function<int()>> m; std::shared_ptr<int> p;\n"
+        "  std::unordered_map<K, int, H>* q = nullptr; (void)q; (void)m; (void)h; (void)s; }\n"
+    ),
+    "fp16": (
+        "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+        "__device__ void f(half *address, half val, half2 a, half2 b, __nv_bfloat162 c) {\n"
+        "  __half_raw hsum; hsum.x = 1; half tmp = __hadd(hsum, val); hsum = __half_raw(tmp);\n"
+        "  __half h2 = __half_raw{0x3c00}; __half2_raw r2; __half2 v = r2; (void)v; (void)h2;\n"
+        "  unsigned short u = 3; __half h3 = u; __half h4 = 2u; __half h5 = 3ll; (void)h5;\n"
+        "  half2 d = __h2div(a, b); d = __lowhigh2highlow(d); d = __low2half2(d);\n"
+        "  d = __hadd2_sat(a, b); d = __hle2(a, b); d = h2ceil(a); (void)d;\n"
+        "  bool e = __hbeq2(a, b) && __hne(h3, h4) && __hge(h3, h4); (void)e;\n"
+        "  half x = __hmax_nan(h3, h4); x = hfloor(x); x = __ushort2half_rn(3);\n"
+        "  unsigned short w = __half2ushort_rn(x); (void)w;\n"
+        "  c = __h2div(c, c); c = __lowhigh2highlow(c); c = __low2bfloat162(c);\n"
+        "  float lo = __low2float(c); (void)lo; }\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BROUGHT_ALONG))
+def test_what_a_header_brings_along(tmp_path: pathlib.Path, case: str) -> None:
+    src = tmp_path / f"{case}.cu"
+    src.write_text(_BROUGHT_ALONG[case])
+    unit = parse_file(str(src), Options())
+    assert [n.message for n in unit.notes if n.severity != "warning"] == []

@@ -136,39 +136,63 @@ __device__ void __threadfence(void);
 __device__ void __threadfence_block(void);
 __device__ void __threadfence_system(void);
 
+/* The raw forms and the conversions cuda_fp16.hpp / cuda_bf16.hpp give: a value built
+   from its bits (`__half h = __half_raw{0x3c00}`, `__hadd(raw, h)`) and back. */
+struct __half_raw { unsigned short x; };
+struct __half2_raw { unsigned short x, y; };
+struct __nv_bfloat16_raw { unsigned short x; };
+struct __nv_bfloat162_raw { unsigned short x, y; };
 struct __attribute__((aligned(2))) __half {
   unsigned short __x;
   __half() = default;
+  __host__ __device__ __half(const __half_raw& r);
   __host__ __device__ __half(float f);
   __host__ __device__ __half(double f);
+  __host__ __device__ __half(short i);
+  __host__ __device__ __half(unsigned short i);
   __host__ __device__ __half(int i);
+  __host__ __device__ __half(unsigned int i);
+  __host__ __device__ __half(long long i);
+  __host__ __device__ __half(unsigned long long i);
   __host__ __device__ operator float() const;
+  __host__ __device__ operator __half_raw() const;
+  __host__ __device__ operator __half_raw() const volatile;
 };
 struct __attribute__((aligned(4))) __half2 {
   __half x, y;
   __half2() = default;
   __host__ __device__ __half2(__half a, __half b) : x(a), y(b) {}
+  __host__ __device__ __half2(const __half2_raw& r);
+  __host__ __device__ operator __half2_raw() const;
 };
 struct __attribute__((aligned(2))) __nv_bfloat16 {
   unsigned short __x;
   __nv_bfloat16() = default;
+  __host__ __device__ __nv_bfloat16(const __nv_bfloat16_raw& r);
   __host__ __device__ __nv_bfloat16(float f);
   __host__ __device__ __nv_bfloat16(double f);
+  __host__ __device__ __nv_bfloat16(short i);
+  __host__ __device__ __nv_bfloat16(unsigned short i);
   __host__ __device__ __nv_bfloat16(int i);
+  __host__ __device__ __nv_bfloat16(unsigned int i);
+  __host__ __device__ __nv_bfloat16(long long i);
+  __host__ __device__ __nv_bfloat16(unsigned long long i);
   __host__ __device__ operator float() const;
+  __host__ __device__ operator __nv_bfloat16_raw() const;
+  __host__ __device__ operator __nv_bfloat16_raw() const volatile;
 };
 struct __attribute__((aligned(4))) __nv_bfloat162 {
   __nv_bfloat16 x, y;
   __nv_bfloat162() = default;
   __host__ __device__ __nv_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) : x(a), y(b) {}
+  __host__ __device__ __nv_bfloat162(const __nv_bfloat162_raw& r);
+  __host__ __device__ operator __nv_bfloat162_raw() const;
 };
 typedef __half half;
 typedef __half2 half2;
 typedef __nv_bfloat16 nv_bfloat16;
 typedef __nv_bfloat162 nv_bfloat162;
 typedef unsigned short __half_raw_bits;
-struct __half_raw { unsigned short x; };
-struct __nv_bfloat16_raw { unsigned short x; };
 """
 
 _HALF_OPS = ("__half", "__half2", "__nv_bfloat16", "__nv_bfloat162")
@@ -198,8 +222,26 @@ def _half_functions() -> str:
         out.append(f"__device__ {t} __high2{'half' if t == '__half' else 'bfloat16'}({t2} a);")
         out.append(f"__device__ bool __hlt({t} a, {t} b); __device__ bool __hgt({t} a, {t} b);")
         out.append(f"__device__ bool __heq({t} a, {t} b); __device__ bool __hisnan({t} a);")
-        for f in ("hexp", "hlog", "hsqrt", "hrsqrt", "hrcp", "hsin", "hcos", "htanh"):
+        for f in ("hexp", "hlog", "hsqrt", "hrsqrt", "hrcp", "hsin", "hcos", "htanh",
+                  "hexp2", "hexp10", "hlog2", "hlog10", "hceil", "hfloor", "htrunc", "hrint"):
             out.append(f"__device__ {t} {f}({t} a); __device__ {t2} {f[:1]}2{f[1:]}({t2} a);")
+        for f in ("add_sat", "sub_sat", "mul_sat", "max_nan", "min_nan"):
+            out.append(f"__device__ {t} __h{f}({t} a, {t} b);")
+            f2 = f.replace("_", "2_", 1)
+            out.append(f"__device__ {t2} __h{f2}({t2} a, {t2} b);")
+        out.append(f"__device__ {t} __hfma_sat({t} a, {t} b, {t} c);")
+        out.append(f"__device__ {t2} __hfma2_sat({t2} a, {t2} b, {t2} c);")
+        out.append(f"__device__ {t} __hfma_relu({t} a, {t} b, {t} c);")
+        out.append(f"__device__ {t2} __hfma2_relu({t2} a, {t2} b, {t2} c);")
+        out.append(f"__device__ {t2} __h2div({t2} a, {t2} b);")
+        out.append(f"__device__ {t2} __hcmadd({t2} a, {t2} b, {t2} c);")
+        out.append(f"__host__ __device__ {t2} __lowhigh2highlow({t2} a);")
+        for f in ("ne", "le", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu"):
+            out.append(f"__device__ bool __h{f}({t} a, {t} b);")
+        for f in ("eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu"):
+            out.append(f"__device__ {t2} __h{f}2({t2} a, {t2} b);")
+            out.append(f"__device__ bool __hb{f}2({t2} a, {t2} b);")
+        out.append(f"__device__ int __hisinf({t} a); __device__ {t2} __hisnan2({t2} a);")
     out.append("""
 __host__ __device__ __half __float2half(float); __host__ __device__ float __half2float(__half);
 __host__ __device__ __half __float2half_rn(float);
@@ -215,6 +257,30 @@ __host__ __device__ __half2 __halves2half2(__half, __half);
 __host__ __device__ __half2 __half2half2(__half);
 __host__ __device__ __half2 make_half2(__half, __half);
 __host__ __device__ __half2 __lows2half2(__half2, __half2);
+__host__ __device__ __half2 __low2half2(__half2); __host__ __device__ __half2 __high2half2(__half2);
+__host__ __device__ __half __short_as_half(short);
+__host__ __device__ __half __ushort2half_rn(unsigned short);
+__host__ __device__ __half __short2half_rn(short);
+__host__ __device__ __half __uint2half_rn(unsigned int);
+__host__ __device__ __half __ll2half_rn(long long);
+__host__ __device__ __half __ull2half_rn(unsigned long long);
+__host__ __device__ __half __int2half_rz(int);
+__host__ __device__ __half __float2half_rd(float); __host__ __device__ __half __float2half_ru(float);
+__host__ __device__ unsigned short __half2ushort_rn(__half);
+__host__ __device__ unsigned short __half2ushort_rz(__half);
+__host__ __device__ short __half2short_rn(__half); __host__ __device__ short __half2short_rz(__half);
+__host__ __device__ unsigned int __half2uint_rn(__half);
+__host__ __device__ unsigned int __half2uint_rz(__half);
+__host__ __device__ long long __half2ll_rn(__half); __host__ __device__ long long __half2ll_rz(__half);
+__host__ __device__ __nv_bfloat162 __low2bfloat162(__nv_bfloat162);
+__host__ __device__ __nv_bfloat162 __high2bfloat162(__nv_bfloat162);
+__host__ __device__ __nv_bfloat162 __lows2bfloat162(__nv_bfloat162, __nv_bfloat162);
+__host__ __device__ __nv_bfloat162 __highs2bfloat162(__nv_bfloat162, __nv_bfloat162);
+__host__ __device__ float __low2float(__nv_bfloat162); __host__ __device__ float __high2float(__nv_bfloat162);
+__host__ __device__ int __bfloat162int_rn(__nv_bfloat16);
+__host__ __device__ __nv_bfloat16 __int2bfloat16_rn(int);
+__host__ __device__ short __bfloat16_as_short(__nv_bfloat16);
+__host__ __device__ __nv_bfloat16 __short_as_bfloat16(short);
 __host__ __device__ __half2 __highs2half2(__half2, __half2);
 __host__ __device__ unsigned short __half_as_ushort(__half);
 __host__ __device__ __half __ushort_as_half(unsigned short);

@@ -13,6 +13,13 @@
 #include <ostream>
 #include <limits>
 #include <stdexcept>
+/* torch's headers bring most of the standard library with them */
+#include <functional>
+#include <memory>
+#include <map>
+#include <unordered_map>
+#include <algorithm>
+#include <cmath>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 namespace c10 {

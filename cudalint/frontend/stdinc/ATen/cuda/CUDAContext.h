@@ -1,3 +1,9 @@
 #pragma once
 #pragma clang system_header
 #include <torch/extension.h>
+/* The real header brings the CUDA libraries' handles (cublasHandle_t, cusparseHandle_t,
+   cusolverDnHandle_t) and, through c10, most of the standard library. */
+#include <cublas_v2.h>
+#include <cublasLt.h>
+#include <cusparse.h>
+#include <cusolverDn.h>
