@@ -205,6 +205,26 @@ def _uncast(n: Node) -> Node:
     return s
 
 
+def _cvta_source(asm_node: Node, operands: list[Node]) -> int | None:
+    """The input operand an ``asm`` statement turns into a shared-window address in its
+    one output, when that is all it does: ``cvta.to.shared`` of the input, then ``cvt``
+    or ``mov`` only (``{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }``)."""
+    parts = asm_parts(asm_node.cursor)
+    if parts is None or parts[1] != 1 or parts[1] + parts[2] != len(operands):
+        return None
+    source: int | None = None
+    for instr in re.split(r"[;\n]", parts[0]):
+        instr = " ".join(instr.strip(" \t{}").split())
+        if not instr or instr.startswith(".reg "):
+            continue
+        m = _PTX_CVTA_SHARED.match(instr)
+        if m is not None and source is None:
+            source = int(m.group(1))
+        elif m is not None or not instr.startswith(("cvt.", "mov.")):
+            return None
+    return source if source is not None and 0 < source < len(operands) else None
+
+
 def asm_parts(cursor: ci.Cursor) -> tuple[str, int, int] | None:
     """(template with operands as ``$N``, outputs, inputs) of a GCC ``asm`` statement,
     or None where this libclang cannot say (the source text then stands in)."""
@@ -1768,22 +1788,10 @@ class Executor:
                 return None
         if asm_node is None or ret is None:
             return None
-        parts = asm_parts(asm_node.cursor)
         operands = asm_node.expr_children()
-        if parts is None or parts[1] != 1 or parts[1] + parts[2] != len(operands):
-            return None
-        source: int | None = None
-        for instr in re.split(r"[;\n]", parts[0]):
-            instr = " ".join(instr.strip(" \t{}").split())
-            if not instr or instr.startswith(".reg "):
-                continue
-            m = _PTX_CVTA_SHARED.match(instr)
-            if m is not None and source is None:
-                source = int(m.group(1))
-            elif m is not None or not instr.startswith(("cvt.", "mov.")):
-                return None
+        source = _cvta_source(asm_node, operands)
         returned = ret.expr_children()
-        if source is None or not 0 < source < len(operands) or len(returned) != 1:
+        if source is None or len(returned) != 1:
             return None
         out, back = _uncast(operands[0]), _uncast(returned[0])
         out_ref = out.referenced if out.kind == N.DECL_REF else None
@@ -3425,6 +3433,15 @@ class Executor:
                     OpaqueKind.VARIABLE, got[1].name, "is written by inline asm", THREAD_SYMS,
                     it))
                 self.shared_addrs.pop(got[0], None)
+        source = _cvta_source(n, operands) if n_out == 1 else None
+        got = self.local(operands[0]) if source is not None else None
+        if source is not None and got is not None:
+            # ``asm("{...cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a;}" : "=r"(addr) :
+            # "l"(p))``: addr is p's shared-window address, as __cvta_generic_to_shared's
+            p = self.ptr_value(operands[source])
+            if p is not None:
+                self.shared_addrs[got[0]] = Ptr(p.array, p.decl, p.offset,
+                                                self.scalar(p.pointee), p.unknown)
         self.new_region()
 
     def asm_instructions(self, n: Node, template: str, operands: list[Node]) -> int | None:

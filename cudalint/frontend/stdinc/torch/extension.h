@@ -23,8 +23,42 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 namespace c10 {
-struct Half { unsigned short x; Half() = default; Half(float); operator float() const; };
-struct BFloat16 { unsigned short x; BFloat16() = default; BFloat16(float); operator float() const; };
+/* host and device, and to and from CUDA's own types, as c10's are under nvcc */
+struct Half { unsigned short x; Half() = default; __host__ __device__ Half(float);
+  __host__ __device__ Half(const __half&); __host__ __device__ operator float() const;
+  __host__ __device__ operator __half() const; };
+struct BFloat16 { unsigned short x; BFloat16() = default; __host__ __device__ BFloat16(float);
+  __host__ __device__ BFloat16(const __nv_bfloat16&); __host__ __device__ operator float() const;
+  __host__ __device__ operator __nv_bfloat16() const; };
+/* c10's arithmetic on them (Half-inl.h): Half op Half is Half, with float or double the
+   wider type, with an integer Half */
+#define _CL_C10_OPS(H)                                                                    \
+  __host__ __device__ H operator+(const H&, const H&); __host__ __device__ H operator-(const H&, const H&); \
+  __host__ __device__ H operator*(const H&, const H&); __host__ __device__ H operator/(const H&, const H&); \
+  __host__ __device__ H operator-(const H&);                                               \
+  __host__ __device__ H& operator+=(H&, const H&); __host__ __device__ H& operator-=(H&, const H&); \
+  __host__ __device__ H& operator*=(H&, const H&); __host__ __device__ H& operator/=(H&, const H&); \
+  __host__ __device__ float operator+(H, float); __host__ __device__ float operator-(H, float); \
+  __host__ __device__ float operator*(H, float); __host__ __device__ float operator/(H, float); \
+  __host__ __device__ float operator+(float, H); __host__ __device__ float operator-(float, H); \
+  __host__ __device__ float operator*(float, H); __host__ __device__ float operator/(float, H); \
+  __host__ __device__ float& operator+=(float&, const H&); __host__ __device__ float& operator-=(float&, const H&); \
+  __host__ __device__ float& operator*=(float&, const H&); __host__ __device__ float& operator/=(float&, const H&); \
+  __host__ __device__ double operator+(H, double); __host__ __device__ double operator-(H, double); \
+  __host__ __device__ double operator*(H, double); __host__ __device__ double operator/(H, double); \
+  __host__ __device__ double operator+(double, H); __host__ __device__ double operator-(double, H); \
+  __host__ __device__ double operator*(double, H); __host__ __device__ double operator/(double, H); \
+  __host__ __device__ H operator+(H, int); __host__ __device__ H operator-(H, int);       \
+  __host__ __device__ H operator*(H, int); __host__ __device__ H operator/(H, int);       \
+  __host__ __device__ H operator+(int, H); __host__ __device__ H operator-(int, H);       \
+  __host__ __device__ H operator*(int, H); __host__ __device__ H operator/(int, H);       \
+  __host__ __device__ H operator+(H, int64_t); __host__ __device__ H operator-(H, int64_t); \
+  __host__ __device__ H operator*(H, int64_t); __host__ __device__ H operator/(H, int64_t); \
+  __host__ __device__ bool operator==(const H&, const H&); __host__ __device__ bool operator!=(const H&, const H&); \
+  __host__ __device__ bool operator<(const H&, const H&); __host__ __device__ bool operator>(const H&, const H&); \
+  __host__ __device__ bool operator<=(const H&, const H&); __host__ __device__ bool operator>=(const H&, const H&);
+_CL_C10_OPS(Half) _CL_C10_OPS(BFloat16)
+#undef _CL_C10_OPS
 enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, ComplexHalf, ComplexFloat,
   ComplexDouble, Bool, QInt8, QUInt8, QInt32, BFloat16, Float8_e5m2 = 23, Float8_e4m3fn = 24 };
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
@@ -41,9 +75,23 @@ struct TensorOptions { TensorOptions(); TensorOptions(ScalarType); TensorOptions
 std::ostream& operator<<(std::ostream&, const TensorOptions&);
 std::ostream& operator<<(std::ostream&, ScalarType);
 struct Scalar { template <class T> Scalar(T); template <class T> T to() const; };
+template <class T> using optional = std::optional<T>;
+namespace impl {
+template <ScalarType> struct __cpp_type { typedef float type; };
+template <> struct __cpp_type<ScalarType::Byte> { typedef uint8_t type; };
+template <> struct __cpp_type<ScalarType::Char> { typedef int8_t type; };
+template <> struct __cpp_type<ScalarType::Short> { typedef int16_t type; };
+template <> struct __cpp_type<ScalarType::Int> { typedef int type; };
+template <> struct __cpp_type<ScalarType::Long> { typedef int64_t type; };
+template <> struct __cpp_type<ScalarType::Half> { typedef Half type; };
+template <> struct __cpp_type<ScalarType::Double> { typedef double type; };
+template <> struct __cpp_type<ScalarType::Bool> { typedef bool type; };
+template <> struct __cpp_type<ScalarType::BFloat16> { typedef BFloat16 type; };
+template <ScalarType S> using ScalarTypeToCPPTypeT = typename __cpp_type<S>::type;
+}  // namespace impl
 namespace cuda { struct CUDAStream { operator cudaStream_t() const; cudaStream_t stream() const; };
   CUDAStream getCurrentCUDAStream(int = -1); struct CUDAGuard { explicit CUDAGuard(int); explicit CUDAGuard(Device); };
-  struct OptionalCUDAGuard { explicit OptionalCUDAGuard(Device); }; }
+  struct OptionalCUDAGuard { explicit OptionalCUDAGuard(Device); explicit OptionalCUDAGuard(std::optional<Device>); }; }
 }  // namespace c10
 namespace at {
 using c10::Half; using c10::BFloat16; using c10::ScalarType; using c10::Device; using c10::DeviceType;
@@ -59,6 +107,8 @@ class Tensor {
  public:
   Tensor();
   template <class T> T* data_ptr() const;
+  template <class T> T* data() const;
+  Tensor data() const;
   void* data_ptr() const;
   template <class T> const T* const_data_ptr() const;
   template <class T> T* mutable_data_ptr() const;
@@ -77,6 +127,7 @@ class Tensor {
   int get_device() const; bool requires_grad() const;
   Tensor contiguous() const; Tensor clone() const; Tensor detach() const; Tensor cpu() const; Tensor cuda() const;
   Tensor t() const; Tensor flatten(int64_t = 0, int64_t = -1) const; Tensor sum() const; Tensor mean() const;
+  Tensor sum(int64_t, bool = false) const; Tensor mean(int64_t, bool = false) const;
   template <class... A> Tensor to(A&&...) const; template <class... A> Tensor view(A&&...) const;
   template <class... A> Tensor reshape(A&&...) const; template <class... A> Tensor transpose(A&&...) const;
   template <class... A> Tensor permute(A&&...) const; template <class... A> Tensor select(A&&...) const;
@@ -95,6 +146,11 @@ _CL_TF(empty) _CL_TF(zeros) _CL_TF(ones) _CL_TF(full) _CL_TF(randn) _CL_TF(rand)
 _CL_TF(zeros_like) _CL_TF(ones_like) _CL_TF(full_like) _CL_TF(matmul) _CL_TF(mm) _CL_TF(bmm) _CL_TF(cat) _CL_TF(stack)
 _CL_TF(allclose) _CL_TF(softmax) _CL_TF(exp) _CL_TF(max) _CL_TF(sum) _CL_TF(from_blob) _CL_TF(tensor) _CL_TF(einsum)
 #undef _CL_TF
+/* the factories' own signature, for a braced size (`torch::empty({m, n}, options)`) */
+Tensor empty(IntArrayRef, TensorOptions = {}); Tensor zeros(IntArrayRef, TensorOptions = {});
+Tensor ones(IntArrayRef, TensorOptions = {}); Tensor rand(IntArrayRef, TensorOptions = {});
+Tensor randn(IntArrayRef, TensorOptions = {}); Tensor full(IntArrayRef, Scalar, TensorOptions = {});
+std::optional<Device> device_of(const Tensor&);
 namespace cuda { using c10::cuda::getCurrentCUDAStream; using c10::cuda::CUDAStream; using c10::cuda::CUDAGuard;
   using c10::cuda::OptionalCUDAGuard; cudaDeviceProp* getCurrentDeviceProperties(); }
 }  // namespace at
@@ -125,6 +181,12 @@ namespace py = pybind11;
 #define C10_CUDA_KERNEL_LAUNCH_CHECK() ((void)0)
 #define _CL_DISPATCH_ONE(T, ...) [&] { using scalar_t = T; return __VA_ARGS__(); }()
 #define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) _CL_DISPATCH_ONE(float, __VA_ARGS__)
+/* the building blocks of custom dispatch macros (vLLM's VLLM_DISPATCH_FLOATING_TYPES):
+   each case runs with its own scalar_t */
+#define AT_DISPATCH_SWITCH(TYPE, NAME, ...) \
+  [&] { switch ((c10::ScalarType)(TYPE)) { __VA_ARGS__ default: break; } }()
+#define AT_DISPATCH_CASE(enum_type, ...) \
+  case enum_type: { using scalar_t = c10::impl::ScalarTypeToCPPTypeT<enum_type>; __VA_ARGS__(); break; }
 #define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...) _CL_DISPATCH_ONE(float, __VA_ARGS__)
 #define AT_DISPATCH_FLOATING_TYPES_AND2(A, B, TYPE, NAME, ...) _CL_DISPATCH_ONE(float, __VA_ARGS__)
 #define AT_DISPATCH_FLOATING_TYPES_AND(A, TYPE, NAME, ...) _CL_DISPATCH_ONE(float, __VA_ARGS__)
