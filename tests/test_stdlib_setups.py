@@ -283,6 +283,22 @@ _BROUGHT_ALONG = {
         "  std::unordered_map<int, std::function<int()>> m; std::shared_ptr<int> p;\n"
         "  std::unordered_map<K, int, H>* q = nullptr; (void)q; (void)m; (void)h; (void)s; }\n"
     ),
+    "torch": (
+        "#include <torch/extension.h>\n#include <ATen/AccumulateType.h>\n"
+        "#include <ATen/cuda/Exceptions.h>\n#include <ATen/cuda/DeviceUtils.cuh>\n"
+        "#include <c10/macros/Macros.h>\n#include <c10/util/Half.h>\n#include <ATen/Context.h>\n"
+        "template <class T> C10_LAUNCH_BOUNDS_1(256) __global__ void k(T *p) {\n"
+        "  using acc = at::acc_type<T, true>; acc s = WARP_SHFL_XOR((acc)p[0], 1);\n"
+        "  p[threadIdx.x] = (T)(s + p[0] * p[1]); }\n"
+        "void run(at::Tensor t, at::optional<at::Tensor> o) {\n"
+        "  const at::cuda::OptionalCUDAGuard g(device_of(t));\n"
+        "  bool c = t.is_contiguous(at::MemoryFormat::ChannelsLast); (void)c;\n"
+        "  size_t e = at::elementSize(t.scalar_type()); (void)e;\n"
+        "  cublasHandle_t h = at::cuda::getCurrentCUDABlasHandle(); (void)h;\n"
+        "  AT_CUDA_CHECK(cudaGetLastError());\n"
+        "  auto out = torch::empty({t.size(0), 4}, t.options()); (void)out.sum(0);\n"
+        "  k<c10::Half><<<1, 32>>>(t.data_ptr<c10::Half>()); }\n"
+    ),
     "fp16": (
         "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
         "__device__ void f(half *address, half val, half2 a, half2 b, __nv_bfloat162 c) {\n"

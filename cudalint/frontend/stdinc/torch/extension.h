@@ -62,6 +62,8 @@ _CL_C10_OPS(Half) _CL_C10_OPS(BFloat16)
 enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, ComplexHalf, ComplexFloat,
   ComplexDouble, Bool, QInt8, QUInt8, QInt32, BFloat16, Float8_e5m2 = 23, Float8_e4m3fn = 24 };
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+enum class MemoryFormat : int8_t { Contiguous, Preserve, ChannelsLast, ChannelsLast3d };
+size_t elementSize(ScalarType);
 struct Device { Device(DeviceType, int = -1); Device(const std::string&); bool is_cuda() const; int index() const;
   DeviceType type() const; bool is_cpu() const; bool has_index() const; std::string str() const;
   bool operator==(const Device&) const; bool operator!=(const Device&) const; };
@@ -95,7 +97,8 @@ namespace cuda { struct CUDAStream { operator cudaStream_t() const; cudaStream_t
 }  // namespace c10
 namespace at {
 using c10::Half; using c10::BFloat16; using c10::ScalarType; using c10::Device; using c10::DeviceType;
-using c10::IntArrayRef; using c10::TensorOptions; using c10::Scalar;
+using c10::IntArrayRef; using c10::TensorOptions; using c10::Scalar; using c10::MemoryFormat;
+using c10::elementSize; using c10::optional;
 constexpr ScalarType kFloat = ScalarType::Float, kFloat32 = ScalarType::Float, kHalf = ScalarType::Half,
   kFloat16 = ScalarType::Half, kBFloat16 = ScalarType::BFloat16, kDouble = ScalarType::Double,
   kInt = ScalarType::Int, kInt32 = ScalarType::Int, kLong = ScalarType::Long, kInt64 = ScalarType::Long,
@@ -123,6 +126,7 @@ class Tensor {
   int64_t size(int64_t) const; IntArrayRef sizes() const; int64_t stride(int64_t) const; IntArrayRef strides() const;
   int64_t numel() const; int64_t dim() const; int64_t ndimension() const; int64_t element_size() const;
   int64_t nbytes() const; bool defined() const; bool is_cuda() const; bool is_cpu() const; bool is_contiguous() const;
+  bool is_contiguous(MemoryFormat) const; Tensor contiguous(MemoryFormat) const;
   ScalarType scalar_type() const; ScalarType dtype() const; Device device() const; TensorOptions options() const;
   int get_device() const; bool requires_grad() const;
   Tensor contiguous() const; Tensor clone() const; Tensor detach() const; Tensor cpu() const; Tensor cuda() const;

@@ -7,3 +7,9 @@
 #include <cublasLt.h>
 #include <cusparse.h>
 #include <cusolverDn.h>
+namespace at { namespace cuda {
+cublasHandle_t getCurrentCUDABlasHandle();
+cublasLtHandle_t getCurrentCUDABlasLtHandle();
+cusparseHandle_t getCurrentCUDASparseHandle();
+cusolverDnHandle_t getCurrentCUDASolverDnHandle();
+} }  // namespace at::cuda

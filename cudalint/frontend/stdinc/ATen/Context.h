@@ -1,0 +1,4 @@
+/* A stand-in for PyTorch's ATen/Context.h: its names come with torch/extension.h. */
+#pragma once
+#pragma clang system_header
+#include <torch/extension.h>
