@@ -589,12 +589,19 @@ class _Flow:
             return out
         if kind == K.LAMBDA_EXPR.value:
             # run when called, later: what the function writes after it is unknown
-            start = node.extent.start.offset
-            later: set[int] = set()
-            assert self.fn.body is not None
-            for n in _walk(self.fn.body):
-                if n.extent.start.offset > start:
-                    later |= self._targets(n)
+            kept = self.host._written_after.get(id(node))
+            later = kept[1] if kept is not None else None
+            if later is None:
+                start = node.extent.start.offset
+                later = set()
+                assert self.fn.body is not None
+                for n in _walk(self.fn.body):
+                    written = self._targets(n)
+                    if written and n.extent.start.offset > start:
+                        later |= written
+                # once per lambda: nested dispatch lambdas (BOOL_SWITCH) enter it for
+                # every site, and each walk asks libclang every node's offset
+                self.host._written_after[id(node)] = (node, later)
             return [self._forget(s, later - set(self.extra)) for s in states]
         return states
 
@@ -1060,6 +1067,9 @@ class HostLaunches:
         self._guards: dict[int, dict[tuple[object, ...], Node]] = {}
         self._arrays: dict[tuple[int, int], list[int] | None] = {}
         self._max_threads: dict[str, int] = {}
+        #: By id() of a lambda: the locals its function writes after it (``_Flow.enter``),
+        #: with the node, kept alive so that the id stays its own.
+        self._written_after: dict[int, tuple[Node, set[int]]] = {}
         self.launches: list[Launch] = []
         #: The integer kernel parameters each launch passes as constants, by name, parallel
         #: to ``launches`` (see ``bind_parameters``).
