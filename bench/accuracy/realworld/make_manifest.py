@@ -34,6 +34,12 @@ REPOS = {
                                            "cudalint_args": []},
     "Kobzol/hardware-effects-gpu": {"commit": "1b03fa9816002ba835132a2a34581a7481964e61",
                                     "cudalint_args": []},
+    # two tutorial repositories added in session 8: GEMM double buffering, the reduce
+    # ladder, YHs's PTX-addressed SGEMMs
+    "Liu-xiandong/How_to_optimize_in_GPU": {"commit": "5d2def3e082c4e1364c3ade54451b7b9d1d6f044",
+                                            "cudalint_args": []},
+    "BBuf/how-to-optim-algorithm-in-cuda": {"commit": "10a3a8d243037e2544686eb673fda86fba23143f",
+                                            "cudalint_args": []},
 }
 
 LLMC = {  # file: (kernel numbers, extra nvcc flags)
@@ -235,6 +241,41 @@ def main() -> int:
         "libs": [], "stop_at_benchmark": False, "first_invocation_only": True,
         "runs": [["1"], ["2"], ["4"]], "kernels": kernels_in([r / "bank-conflicts/bank-conflicts.cu"]),
     })
+
+    r = root("Liu-xiandong/How_to_optimize_in_GPU")
+    for stem in ("sgemm_v1", "sgemm_v3"):  # main: M K N, a cuBLAS check after the timing
+        progs.append({
+            "id": f"How_to_optimize_in_GPU/{stem}", "repo": "Liu-xiandong/How_to_optimize_in_GPU",
+            "dir": "sgemm", "sources": [f"{stem}.cu"], "flags": ["-std=c++17"],
+            "libs": ["-lcublas"], "stop_at_benchmark": False, "first_invocation_only": True,
+            "runs": [["1024", "1024", "1024"]], "kernels": kernels_in([r / "sgemm" / f"{stem}.cu"]),
+        })
+    for p in sorted((r / "reduce").glob("reduce_v*.cu")):
+        progs.append({
+            "id": f"How_to_optimize_in_GPU/{p.stem}", "repo": "Liu-xiandong/How_to_optimize_in_GPU",
+            "dir": "reduce", "sources": [p.name], "flags": ["-std=c++17"], "libs": [],
+            "stop_at_benchmark": False, "first_invocation_only": True,
+            "runs": [[]], "kernels": kernels_in([p]),
+        })
+
+    r = root("BBuf/how-to-optim-algorithm-in-cuda")
+    yhs = "cuda-mode/code/YHs_Sample/cuda/gemm"
+    for stem in ("sgemm", "ampere_sgemm"):
+        progs.append({
+            "id": f"how-to-optim-algorithm-in-cuda/YHs_{stem}",
+            "repo": "BBuf/how-to-optim-algorithm-in-cuda", "dir": yhs, "sources": [f"{stem}.cu"],
+            "flags": ["-std=c++17"], "libs": [], "stop_at_benchmark": False,
+            "first_invocation_only": True, "runs": [[]],
+            "kernels": kernels_in([r / yhs / f"{stem}.cu"]),
+        })
+    for p in sorted((r / "cuda-kernels/reduce").glob("reduce_v*.cu")):
+        progs.append({
+            "id": f"how-to-optim-algorithm-in-cuda/{p.stem}",
+            "repo": "BBuf/how-to-optim-algorithm-in-cuda", "dir": "cuda-kernels/reduce",
+            "sources": [p.name], "flags": ["-std=c++17"], "libs": [],
+            "stop_at_benchmark": False, "first_invocation_only": True,
+            "runs": [[]], "kernels": kernels_in([p]),
+        })
 
     progs = [p for p in progs if p["kernels"]]  # nothing to measure
     out = {"repos": REPOS, "programs": progs}
