@@ -49,7 +49,7 @@ Neither changes a result: the keys hold everything the statements run can read.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 
 import clang.cindex as ci
@@ -98,6 +98,12 @@ CONFIG_FUNCTIONS = LAUNCH_CONFIG_CALLS
 MAX_CONTEXTS = 64
 #: Iterations a constant loop may have for its variable to be enumerated.
 MAX_ITERATIONS = 64
+#: Instantiations of one kernel a file analyses when launches through function pointers,
+#: or in host templates instantiated by a macro, add them (ggml's ``DECL_MMQ_CASE(type)``
+#: reaches 32 instantiations of ``mul_mat_q`` in one file, its
+#: ``ggml_cuda_kernel_launch`` hundreds): later ones are left out, in the order the
+#: launches are found. Other launches (``k<64><<<...>>>``) are not limited.
+MAX_POINTER_INSTANTIATIONS = 4
 #: Shapes one launch may stand for when a block dimension is unknown.
 MAX_SHAPES = 64
 
@@ -184,12 +190,24 @@ class _Context:
     env: Env
     values: dict[int, Const] = field(default_factory=dict)
     dims: dict[int, Dims] = field(default_factory=dict)
+    #: Function-pointer parameters (by key) whose call sites pass kernels of the file:
+    #: each kernel with its template arguments, if known (``_pointer_targets``).
+    kernels: dict[int, tuple[tuple[Function, Env | None], ...]] = field(default_factory=dict)
+    #: ``dim3`` members of struct parameters (by key and member name) that the call site
+    #: gives (``launch(k, cfg)`` with ``cfg`` built from a known ``dim3``).
+    fields: dict[tuple[int, str], Dims] = field(default_factory=dict)
+    #: Reached from a macro-written explicit instantiation (``_macro_instantiations``):
+    #: the kernels it launches count against ``MAX_POINTER_INSTANTIATIONS``.
+    limited: bool = False
 
     def key(self) -> tuple[object, ...]:
         return (
             self.env.label,
             tuple(sorted((k, c.value) for k, c in self.values.items())),
             tuple(sorted(self.dims.items())),
+            tuple(sorted((k, tuple((f.name, e.label if e is not None else None)
+                                   for f, e in v)) for k, v in self.kernels.items())),
+            tuple(sorted(self.fields.items())),
         )
 
 
@@ -202,6 +220,11 @@ class _HostExecutor(Executor):
         super().__init__(host.w, fn, ctx.env)
         self.host = host
         self.dims = ctx.dims
+        self.kernels = ctx.kernels
+        self.fields = ctx.fields
+        #: Set when a template argument named a local declared in several blocks
+        #: (``HostLaunches._in_scope``): the context it gives counts as ``limited``.
+        self.scoped = False
         #: The launch (or call) being evaluated: writes before it count (``b.x = 64``).
         self.site: Node | None = None
         #: What the ``if`` conditions around the site say (``HostLaunches.guard_facts``):
@@ -318,6 +341,8 @@ class _HostExecutor(Executor):
             while len(values) < 3:
                 values.append(1)
             return (values[0], values[1], values[2])
+        if kind == N.MEMBER_REF and len(c.children) == 1 and _is_dim3(c):
+            return self.field_dims(c.children[0], c.spelling, depth + 1)  # ``cfg.block``
         if kind == N.DECL_REF:
             ref = c.referenced
             if ref is None:
@@ -411,6 +436,75 @@ class _HostExecutor(Executor):
             v = self.known(c) if ty.spelling(c.cursor.type) == "<dependent type>" else None
             return (v, 1, 1) if v is not None else None
         return (self.known(c), 1, 1)
+
+    def field_dims(self, base: Node, name: str, depth: int) -> Dims | None:
+        """The ``dim3`` member ``name`` of the struct ``base`` names (``cfg.block``): a
+        parameter's as its call site gave it (``_Context.fields``), or a local's from its
+        initializer (a constructor whose member initializer copies one of its
+        parameters, ``{g, b}`` of an aggregate) when nothing writes the local after it."""
+        b = strip(base)
+        if depth > 8 or b.kind != N.DECL_REF or b.referenced is None:
+            return None
+        ref = b.referenced
+        k = key_of(ref)
+        got = self.fields.get((k, name))
+        if got is not None or ref.kind != K.VAR_DECL:
+            return got
+        var = self.fn.vars.get(k) if self.fn is not None else None
+        if var is not None:
+            if var.init is None or var.modified or var.writes:
+                return None
+            return self.init_field(var.init, name, depth + 1)
+        if not ty.is_const(ref.type):
+            return None
+        inits = build(ref).expr_children()
+        return self.init_field(inits[-1], name, depth + 1) if inits else None
+
+    def init_field(self, init: Node, name: str, depth: int) -> Dims | None:
+        """Member ``name`` of the struct value ``init`` builds (see ``field_dims``)."""
+        n = strip(init)
+        while n.kind == N.FUNCTIONAL_CAST and len(n.expr_children()) == 1 and depth < 8:
+            n = strip(n.expr_children()[0])
+            depth += 1
+        if depth > 8:
+            return None
+        if n.kind == N.DECL_REF:
+            return self.field_dims(n, name, depth + 1)  # a copy of another struct
+        if n.kind == N.INIT_LIST:
+            names = [f for f, _ in ty.record_fields(n.type)]
+            kids = n.expr_children()
+            if name not in names or names.index(name) >= len(kids):
+                return None
+            return self.block_dims(kids[names.index(name)], depth + 1)
+        ctor = n.referenced if n.kind == N.CALL else None
+        if ctor is None or ctor.kind != K.CONSTRUCTOR:
+            return None
+        args = arguments(n)
+        if len(args) == 1 and ty.canonical_spelling(strip(args[0]).type).replace(
+                "const ", "") == ty.canonical_spelling(n.type).replace("const ", ""):
+            return self.init_field(args[0], name, depth + 1)  # the copy constructor
+        members = build(ctor).children
+        params = [p for p in members if p.kind == N.PARM_DECL]
+        for i, m in enumerate(members[:-1]):
+            if m.kind != K.MEMBER_REF.value or m.spelling != name:
+                continue
+            value = members[i + 1]
+            # ``block(b_)``: the dim3 copy of parameter ``b_`` (a copy constructor call,
+            # casts), or a value that reads none of the constructor's parameters
+            while value.kind in (N.UNEXPOSED, N.PAREN, N.CALL, N.FUNCTIONAL_CAST) \
+                    and len(value.expr_children()) == 1 \
+                    and (value.kind != N.CALL or value.spelling == "dim3"):
+                value = value.expr_children()[0]
+            pkeys = [key_of(p.cursor) for p in params]
+            if value.kind == N.DECL_REF and value.referenced is not None \
+                    and key_of(value.referenced) in pkeys:
+                i_arg = pkeys.index(key_of(value.referenced))
+                return self.block_dims(args[i_arg], depth + 1) if i_arg < len(args) else None
+            if any(x.kind == N.DECL_REF and x.referenced is not None
+                   and key_of(x.referenced) in pkeys for x in _walk(value)):
+                return None
+            return self.block_dims(value, depth + 1)
+        return None
 
 
 @dataclass
@@ -996,6 +1090,55 @@ def _block_component(arg: Node, block: Node) -> str | None:
     return "blockDim.x" if ta and ta == [t.spelling for t in b.cursor.get_tokens()] else None
 
 
+def _function_pointer(a: Node) -> bool:
+    """Whether an argument may name a function (``k<4>``, ``&k``, a pointer variable):
+    what ``HostLaunches._function_refs`` is asked about."""
+    return ty.names_function(strip(a).type)
+
+
+#: A function-like ``#define`` with its continuation lines: name, parameters, body.
+_FUNCTION_MACRO = re.compile(
+    r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
+#: A preprocessor directive with its continuation lines.
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
+
+
+def _balanced(text: str, start: int) -> list[str] | None:
+    """The comma-separated arguments of a call whose ``(`` ends just before ``start``."""
+    depth = 0
+    for i in range(start, min(len(text), start + 2000)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                inner = text[start:i]
+                return [a.strip() for a in split_top_level(inner)] if inner.strip() else []
+            depth -= 1
+    return None
+
+
+def _unparen(text: str) -> str:
+    """``(64)`` as ``64``: a macro argument put in parentheses that names a type or a
+    single token (text_env evaluates expressions, and reads type names bare)."""
+    t = text.strip()
+    while t.startswith("(") and t.endswith(")") and _balanced(t, 1) is not None \
+            and len(t) > 2 and _balanced(t, 1) == [t[1:-1].strip()]:
+        t = t[1:-1].strip()
+    return t
+
+
+def _takes(fn: Function, nargs: int) -> bool:
+    """Whether ``fn`` can be called with ``nargs`` arguments: its parameters with a
+    default argument may be left out, a parameter pack (``Args... args``) takes any
+    number."""
+    params = Executor.params(fn)
+    packs = sum(1 for p in params if ty.spelling(p.type).endswith("..."))
+    required = sum(1 for p in params if not p.expr_children()
+                   and not ty.spelling(p.type).endswith("..."))
+    return required <= nargs and (packs > 0 or nargs <= len(params))
+
+
 def _pure(n: Node) -> bool:
     """``n`` reads variables and constants only: no call, assignment or increment."""
     if n.kind in (N.CALL, N.COMPOUND_ASSIGN) or (n.kind == N.BINARY and n.spelling == "=") \
@@ -1076,6 +1219,9 @@ class HostLaunches:
         self.launch_params: list[tuple[tuple[str, int | str], ...]] = []
         #: kernel name -> instantiation label -> its template arguments
         self.instantiations: dict[str, dict[str, Env]] = {}
+        #: Instantiations launched through a function pointer past
+        #: ``MAX_POINTER_INSTANTIATIONS``, not analysed, by kernel.
+        self.capped: dict[str, int] = {}
         self._callers: dict[int, list[tuple[Function, Node]]] = {}
         #: host function templates named with template arguments but not called there
         self._named: dict[int, list[tuple[Function, Node]]] = {}
@@ -1099,14 +1245,23 @@ class HostLaunches:
         self._traces: dict[tuple[object, ...], list[list[_State]]] = {}
         self._jumps: dict[tuple[int, tuple[int, ...]], bool] = {}
         self._declared: dict[int, frozenset[int]] = {}
+        #: Function-like macros whose body instantiates a function template explicitly,
+        #: by the template's name (``_macro_instantiations``).
+        self._instantiating_macros: dict[str, list[tuple[str, list[str], str]]] | None = None
 
     # --- the whole file ---------------------------------------------------------------
 
-    def run(self) -> None:
-        self.find_calls(self.w.functions)
+    def run(self, may_launch: Callable[[Function], bool] | None = None,
+            follow: Callable[[Function], bool] | None = None) -> None:
+        """Every launch of the file. ``may_launch``: the functions that can hold one
+        (the others' ``launches`` are not asked for); ``follow``: the host functions
+        whose calls ``contexts`` needs, those that can call a launching one (a lazy walk,
+        ``walker.Walker._host_scope``, builds no other host function)."""
+        self.find_calls(self.w.functions if follow is None
+                        else [fn for fn in self.w.functions if follow(fn)])
         seen: set[tuple[object, ...]] = set()
         for fn in self.w.functions:
-            if fn.launches:
+            if (may_launch is None or may_launch(fn)) and fn.launches:
                 self.add(self.launches_of(fn), seen)
 
     def find_calls(self, functions: list[Function]) -> None:
@@ -1195,11 +1350,21 @@ class HostLaunches:
             # the argument count only where the declaration does not name the function
             target = self.w.functions_by_key.get(key_of(ref)) \
                 or self.w.function_for(ref, name, len(arguments(call)))
+            if target is None:
+                # a deduced specialization of a variadic template (``launch(k, cfg,
+                # args...)``): the template the specialization comes from
+                spec = ci.conf.lib.clang_getSpecializedCursorTemplate(ref)
+                if spec is not None and spec._kind_id == K.FUNCTION_TEMPLATE.value:
+                    target = self.w.functions_by_key.get(key_of(spec))
         elif ref is None or ref.kind == K.OVERLOADED_DECL_REF:
             name = self._overloaded_name(callee) or name
             nargs = len(arguments(call))
             candidates = [f for f in self.w.functions_by_name.get(name, ())
                           if len(Executor.params(f)) == nargs]
+            if not candidates:
+                # ``launch_rows<S>(k, n)`` leaving a defaulted parameter out, a pack
+                candidates = [f for f in self.w.functions_by_name.get(name, ())
+                              if _takes(f, nargs)]
             target = candidates[0] if len(candidates) == 1 else None
         if target is None or target.is_kernel or target.is_device or target.body is None:
             return None
@@ -1239,6 +1404,9 @@ class HostLaunches:
                             ex = _HostExecutor(self, caller, cctx, flowed)
                             ex.site = call
                             ctx = self._callee_context(ex, call, fn)
+                            # ggml's ``constexpr bool fallback`` in each branch of
+                            # ``mul_mat_q_case`` doubles 352 instantiations of mul_mat_q
+                            ctx.limited = cctx.limited or ex.scoped
                             if len(out) < MAX_CONTEXTS:
                                 out.setdefault(ctx.key(), ctx)
             for caller, ref in self._named.get(k, ()):
@@ -1246,7 +1414,7 @@ class HostLaunches:
                     ex = _HostExecutor(self, caller, cctx, {})
                     env = self.template_env(ex, ref, fn)
                     if env is not None and env.label is not None and len(out) < MAX_CONTEXTS:
-                        ctx = _Context(env)
+                        ctx = _Context(env, limited=cctx.limited)
                         out.setdefault(ctx.key(), ctx)
             if fn.template_params:
                 # ``template void reduce<float>(int, ...);``: NVIDIA's samples instantiate
@@ -1262,6 +1430,7 @@ class HostLaunches:
 
     def _explicit_contexts(self, fn: Function) -> list[_Context]:
         out: list[_Context] = []
+        in_macro = False
         for text in self.w.project_texts():
             for m in EXPLICIT_INSTANTIATION.finditer(text):
                 if m.group(1) != fn.name:
@@ -1269,6 +1438,47 @@ class HostLaunches:
                 env = self.w.text_env(fn, split_top_level(m.group(2)))
                 if env is not None and env.label is not None:
                     out.append(_Context(env))
+                else:
+                    in_macro = True  # ``#define DECL(D) template void f<D>(...)``
+        if in_macro or not out:
+            out.extend(self._macro_instantiations(fn))
+        return out
+
+    def _macro_instantiations(self, fn: Function) -> list[_Context]:
+        """Explicit instantiations of ``fn`` written by a function-like macro
+        (``#define DECL(D, T) template void f<D, T>(...)``) invoked at the main file's
+        top level (ggml's ``DECL_FATTN_VEC_CASE(64, GGML_TYPE_F16, GGML_TYPE_F16);``,
+        one file per instantiation): the macro's arguments put in its template argument
+        list. libclang does not visit explicit instantiations; an invocation inside
+        another macro's body (ggml's ``extern`` declarations in its headers) is not one
+        of the main file's."""
+        texts = self.w.project_texts()
+        if self._instantiating_macros is None:
+            found: dict[str, list[tuple[str, list[str], str]]] = {}
+            for text in texts:
+                for m in _FUNCTION_MACRO.finditer(text):
+                    body = re.sub(r"\\\r?\n", " ", m.group(3))
+                    for inst in EXPLICIT_INSTANTIATION.finditer(body):
+                        params = [x.strip() for x in m.group(2).split(",")]
+                        found.setdefault(inst.group(1), []).append(
+                            (m.group(1), params, inst.group(2)))
+            self._instantiating_macros = found
+        macros = self._instantiating_macros.get(fn.name)
+        if not macros or not texts:
+            return []
+        main = _DIRECTIVE.sub(lambda d: "\n" * d.group(0).count("\n"), texts[0])
+        out: list[_Context] = []
+        for name, params, targs in macros:
+            for call in re.finditer(rf"\b{re.escape(name)}\s*\(", main):
+                args = _balanced(main, call.end())
+                if args is None or len(args) != len(params):
+                    continue
+                bound = dict(zip(params, args, strict=True))
+                text = "".join(f"({bound[w]})" if w in bound else w
+                               for w in re.split(r"([A-Za-z_]\w*)", targs))
+                env = self.w.text_env(fn, [_unparen(a) for a in split_top_level(text)])
+                if env is not None and env.label is not None:
+                    out.append(_Context(env, limited=True))
         return out
 
     def _callee_context(self, ex: _HostExecutor, call: Node, target: Function) -> _Context:
@@ -1278,9 +1488,20 @@ class HostLaunches:
             if callee is not None:
                 env = self.template_env(ex, callee, target) or Env()
         ctx = _Context(env)
-        for a, p in zip(arguments(call), Executor.params(target), strict=False):
+        args = arguments(call)
+        params = Executor.params(target)
+        for i, p in enumerate(params):
             t = node_int_type(p)
             pk = key_of(p.cursor)
+            if i >= len(args):
+                # a default argument (``const int warp_size = WARP_SIZE``): the caller
+                # names no value, the declaration's constant is the one passed
+                default = p.expr_children()
+                v = ex.known(default[-1]) if t is not None and default else None
+                if v is not None and t is not None:
+                    ctx.values[pk] = Const(v, t)
+                continue
+            a = args[i]
             if t is not None:
                 v = ex.known(a)
                 if v is not None:
@@ -1289,7 +1510,26 @@ class HostLaunches:
                 dims = ex.block_dims(a)
                 if dims is not None and dims != (None, None, None):
                     ctx.dims[pk] = dims
+            elif _function_pointer(a):
+                # ``launch(k<4>, ...)``, ``launch(kern, ...)`` with a pointer local: the
+                # kernels the parameter holds in this context
+                kernels = self._function_refs(ex, a, 0)
+                if kernels:
+                    ctx.kernels[pk] = tuple(kernels)
+            else:
+                self._struct_fields(ex, a, p, ctx)
         return ctx
+
+    def _struct_fields(self, ex: _HostExecutor, a: Node, p: Node, ctx: _Context) -> None:
+        """The ``dim3`` members of a struct argument (by value or reference) known at the
+        call, into ``ctx.fields`` (``launch(k, cfg)``, ``cfg.block`` in ``launch``)."""
+        pk = key_of(p.cursor)
+        for name, spelled in ty.record_fields(p.type):
+            if spelled.replace("struct ", "") != "dim3":
+                continue
+            dims = ex.init_field(a, name, 0)
+            if dims is not None and dims != (None, None, None):
+                ctx.fields[(pk, name)] = dims
 
     # --- loops ------------------------------------------------------------------------
 
@@ -1934,8 +2174,14 @@ class HostLaunches:
                 label = None
                 if kernel.template_params:
                     if env is not None and env.label is not None:
-                        self.instantiations.setdefault(kernel.name, {}).setdefault(
-                            env.label, env)
+                        known = self.instantiations.setdefault(kernel.name, {})
+                        if env.label not in known and len(known) >= MAX_POINTER_INSTANTIATIONS \
+                                and (ctx.limited or self._through_pointer(call)):
+                            # a generic launcher handed hundreds of instantiations (ggml's
+                            # ``ggml_cuda_kernel_launch``): the first ones only
+                            self.capped[kernel.name] = self.capped.get(kernel.name, 0) + 1
+                            continue
+                        known.setdefault(env.label, env)
                         label = env.label
                     else:
                         label = None
@@ -1948,6 +2194,13 @@ class HostLaunches:
                 for shape in shapes:
                     out.append((Launch(kernel.name, shape, span, label), params))
         return out
+
+    def _through_pointer(self, call: Node) -> bool:
+        """Whether a launch starts the kernel a function-pointer variable or parameter
+        holds."""
+        callee = self._callee(call)
+        ref = callee.referenced if callee is not None else None
+        return ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL)
 
     def _declared_kernel(self, call: Node) -> str | None:
         """The name of the kernel a launch starts when this file only declares it
@@ -2064,16 +2317,27 @@ class HostLaunches:
                          ) -> list[tuple[Function, Env | None]]:
         """Kernels a function-pointer variable may hold: its initializer and every value
         assigned to it, when each is a kernel of this file."""
+        return self._pointer_values(ex, ref, 0) or []
+
+    def _pointer_values(self, ex: _HostExecutor, ref: ci.Cursor, depth: int
+                        ) -> list[tuple[Function, Env | None]] | None:
+        """``_pointer_targets``, None when some value is not a known kernel: a
+        parameter's are those its call sites pass (``_Context.kernels``), a local's its
+        initializer and every value assigned to it (a kernel, another such pointer)."""
         fn = ex.fn
-        var = fn.vars.get(key_of(ref)) if fn is not None else None
+        k = key_of(ref)
+        if ref.kind == K.PARM_DECL:
+            got = ex.kernels.get(k)
+            return list(got) if got else None
+        var = fn.vars.get(k) if fn is not None else None
         if var is None or var.address_taken or var.is_param:
-            return []
+            return None
         sources = ([var.init] if var.init is not None else []) + list(var.writes)
         out: list[tuple[Function, Env | None]] = []
         for s in sources:
-            targets = self._function_refs(ex, s, 0)
+            targets = self._function_refs(ex, s, depth + 1)
             if targets is None:
-                return []
+                return None
             out.extend(targets)
         unique: dict[tuple[str, str | None], tuple[Function, Env | None]] = {}
         for kernel, env in out:
@@ -2102,13 +2366,27 @@ class HostLaunches:
             return self._function_refs(ex, n.children[0], depth + 1)
         if n.kind == N.DECL_REF:
             ref = n.referenced
-            if ref is None or ref.kind != K.FUNCTION_DECL:
+            if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL):
+                return self._pointer_values(ex, ref, depth + 1)  # ``auto k2 = k1;``
+            name = n.spelling or (ref.spelling if ref is not None else "")
+            if ref is None or ref.kind == K.OVERLOADED_DECL_REF:
+                # ``k<S>`` in a host template's body: unresolved until instantiated
+                name = self._overloaded_name(n) or name
+            elif ref.kind != K.FUNCTION_DECL:
                 return None
-            kernel = self.w.kernels_by_name.get(n.spelling or ref.spelling)
+            kernel = self.w.kernels_by_name.get(name)
             if kernel is None:
                 return None
-            return [(kernel, self.template_env(ex, n, kernel) if kernel.template_params
-                     else None)]
+            if not kernel.template_params:
+                return [(kernel, None)]
+            # its template arguments read where the pointer takes it: a local named
+            # there is the one in scope at the assignment (``constexpr bool softcap =
+            # true;`` in each branch of ggml's ``if``), not at the launch
+            saved, ex.site = ex.site, n
+            try:
+                return [(kernel, self.template_env(ex, n, kernel))]
+            finally:
+                ex.site = saved
         return None
 
     # --- template arguments -----------------------------------------------------------
@@ -2209,6 +2487,30 @@ class HostLaunches:
         env.label = ", ".join(parts)
         return env
 
+    def _in_scope(self, fn: Function, site: Node | None, name: str) -> int | None:
+        """The key of the local ``name`` that the site sees: declared before it in the
+        innermost enclosing block that declares one (a declaration in a sibling block
+        is out of scope)."""
+        if site is None or fn.body is None:
+            return None
+        parents = self._parent_map(fn)
+        at = site.extent.start.offset
+        cur = parents.get(id(site))
+        while cur is not None:
+            if cur.kind == N.COMPOUND_STMT:
+                found = None
+                for st in cur.children:
+                    if st.extent.start.offset >= at:
+                        break
+                    if st.kind == N.DECL_STMT:
+                        for d in st.children:
+                            if d.kind == N.VAR_DECL and d.spelling == name:
+                                found = key_of(d.cursor)
+                if found is not None:
+                    return found
+            cur = parents.get(id(cur))
+        return None
+
     def _lambda_local(self, ex: _HostExecutor, name: str) -> int | None:
         """A local named ``name`` declared in a lambda around the site, before it
         (``constexpr int block_size = ic.value;``), which hides a same-named variable of
@@ -2236,6 +2538,12 @@ class HostLaunches:
         if fn is None:
             return None
         keys = [k for k, var in fn.vars.items() if var.name == name]
+        if len(keys) > 1:
+            # one name declared in several blocks (ggml's ``constexpr int cols_per_block
+            # = 1;`` in each branch): the declaration in scope at the site
+            scoped = ex.host._in_scope(fn, ex.site, name)
+            keys = [scoped] if scoped is not None and scoped in fn.vars else []
+            ex.scoped = True
         if len(keys) != 1:
             return None
         k = keys[0]

@@ -106,6 +106,23 @@ def _toolkit_version(include: str) -> str | None:
     return f"{n // 1000}.{n % 1000 // 10}"
 
 
+#: Flags after which a header outside the project (a user's ``-isystem`` library, the
+#: toolkit's) or the command line can define a macro the code expands.
+_OUTSIDE_MACROS = ("-isystem", "-idirafter", "-include", "-imacros", "-D", "-U",
+                   "--system-header-prefix", "-iprefix", "-iwithprefix", "-iwithsysroot",
+                   "-cxx-isystem", "-isysroot", "--sysroot", "-F", "-iframework")
+
+
+def lazy_walk(options: Options) -> bool:
+    """Whether the walk may build host functions lazily (``walker.LAZY_HOSTS``): its
+    choice of host functions reads the macros of the project's own files and of
+    ``-D``, so no other header may define one: the hermetic headers only (cudalint's
+    own, which define no launch and name no project function), no toolkit, no flag
+    that adds a system header or a macro."""
+    return options.cuda_path is None and not any(
+        a.startswith(_OUTSIDE_MACROS) for a in options.extra_args)
+
+
 def clang_args(options: Options) -> list[str]:
     """The clang command line (without the file) for ``options``.
 
@@ -500,7 +517,8 @@ def parse_file(path: str, options: Options, contents: bytes | None = None,
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"{path}: libclang could not parse the file: {exc}") from exc
     notes = _diagnostic_notes(tu, path, options)
-    unit = walk_translation_unit(tu, path, source, notes, options.defines, options.arch)
+    unit = walk_translation_unit(tu, path, source, notes, options.defines, options.arch,
+                                 lazy=lazy_walk(options))
     if cache_dir is not None:
         with contextlib.suppress(Exception):  # a cache that fails is no cache
             _cache.store(cache_dir, entry, unit, path, options, started)

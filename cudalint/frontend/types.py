@@ -183,6 +183,28 @@ def pointee(t: ci.Type) -> ci.Type:
     return t.get_pointee()
 
 
+def names_function(t: ci.Type) -> bool:
+    """Whether a value of type ``t`` may name a function: a function or a pointer to one,
+    an overload set (``k<4>`` before it is resolved), or a dependent type."""
+    canon = t.get_canonical()
+    if canon.kind == TK.POINTER:
+        canon = canon.get_pointee().get_canonical()
+    return canon.kind in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO, TK.OVERLOAD, TK.DEPENDENT)
+
+
+def record_fields(t: ci.Type) -> list[tuple[str, str]]:
+    """The fields of the struct ``t`` is (or refers to), in declaration order: each
+    name with its canonical type's spelling; [] for anything else."""
+    canon = t.get_canonical()
+    if canon.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
+        canon = canon.get_pointee().get_canonical()
+    if canon.kind != TK.RECORD:
+        return []
+    return [(str(f.spelling), str(f.type.get_canonical().spelling))
+            for f in canon.get_declaration().get_children()
+            if f.kind == ci.CursorKind.FIELD_DECL]
+
+
 def element(t: ci.Type) -> ci.Type:
     """An array's (or vector's) element type (invalid for anything else)."""
     return t.element_type

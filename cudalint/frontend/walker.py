@@ -11,11 +11,14 @@ with unknown parameters.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import ctypes
+import gc
 import hashlib
 import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
@@ -56,7 +59,7 @@ from cudalint.frontend.cursors import (
     strip,
 )
 from cudalint.frontend.execute import Executor, call_name, fn_key
-from cudalint.frontend.host import CONFIG_FUNCTIONS, HostLaunches
+from cudalint.frontend.host import CONFIG_FUNCTIONS, MAX_POINTER_INSTANTIATIONS, HostLaunches
 from cudalint.frontend.reuse import (
     FunctionRun,
     HostRun,
@@ -228,6 +231,7 @@ class _ReusePlan:
 #: macro's parameters with it).
 _MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_INCLUDE_LINE = re.compile(rb"^[ \t]*#[ \t]*include", re.M)
 #: A ``#define`` in bytes: the directive up to the name, the name, the rest.
 #: A preprocessor directive with its continuation lines: every one in a body left out of
 #: the context stays in it (a ``#define`` of any form, ``#undef``, ``#if``: the rest of
@@ -485,10 +489,16 @@ class Walker:
     def __init__(
         self, tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
         defines: tuple[str, ...], arch: str = DEFAULT_ARCH, reuse: WalkReuse | None = None,
+        lazy: bool = False,
     ) -> None:
         self.tu = tu
         #: Results of the document's previous walk (the language server), see ``reuse.py``.
         self.reuse = reuse
+        #: Without ``reuse``: host functions are built and scanned only when something
+        #: asks for them (``_LazyFunction``), and the host-launch evaluation follows only
+        #: the functions whose text can launch and their callers (``_host_scope``); a
+        #: scan that fails on first use makes the caller walk again without (``redo``).
+        self.lazy = lazy and reuse is None
         #: How many of ``notes`` are clang's diagnostics (the walk appends its own).
         self._initial_notes = len(notes)
         #: While a function runs for the reuse cache: the arrays it adds, in order.
@@ -528,6 +538,9 @@ class Walker:
         self.typedef_canon: dict[str, str] | None = None
         #: ``reference_parameters`` by declaration.
         self._reference_parameters: dict[int, frozenset[int]] = {}
+        #: ``_from_project`` by file (libclang's file handle), past the main file and
+        #: system headers.
+        self._project_files: dict[int | None, bool] = {}
 
     # spans and text: code may be in the main file or in a project header it includes
 
@@ -638,6 +651,8 @@ class Walker:
             for fn in list(self.functions):
                 check_budget()
                 try:
+                    if self.lazy and isinstance(fn, _LazyFunction):
+                        continue  # a host function: scanned when something asks for it
                     if isinstance(fn, _LazyFunction):
                         fn.scan_now()
                     else:
@@ -941,6 +956,44 @@ class Walker:
                 local[name] = value
         return local
 
+    def _host_scope(self) -> tuple[Callable[[Function], bool],
+                                   Callable[[Function], bool]] | None:
+        """A lazy walk's arguments of ``HostLaunches.run``: the functions that can hold
+        a launch (every kernel and device function, scanned already, and the host
+        functions whose text holds ``<<<`` or a macro whose replacement does,
+        ``_Words.may_launch``) and the host functions whose calls the launches' contexts
+        follow (those host functions and the ones whose text names them, directly or
+        not, ``_Words.callers``: a caller, its call spelled in its text, cannot be
+        missed). No other host function is built. None (all of them, as an eager walk
+        does) where the text cannot tell: a ``-D`` value with a name in it or a project
+        macro that pastes tokens (``##``) can make a call whose name no text holds, and
+        an ``#include`` inside a function brings text its extent does not hold."""
+        if any(_WORD.search(d.partition("=")[2]) for d in self.defines):
+            return None
+        if any("##" in m.group(2) for text in self.project_texts()
+               for m in _MACRO.finditer(text)):
+            return None
+        words = _Words(self, {})
+        launching: list[Function] = []
+        for fn in self.functions:
+            if not isinstance(fn, _LazyFunction):
+                continue  # a kernel or device function: ``contexts`` needs no caller
+            ext = fn.node.extent
+            raw = self.bytes_at(ext.start)[int(ext.start.offset):int(ext.end.offset)]
+            if b"include" in raw and _INCLUDE_LINE.search(raw):
+                return None
+            if words.may_launch(fn):
+                launching.append(fn)
+        keys = {fn_key(fn) for fn in launching}
+        up = words.callers(launching) if launching else set()
+        for fn in self.functions:
+            if isinstance(fn, _LazyFunction) and fn_key(fn) in up:
+                # scanned now, as an eager walk does: one whose scan fails is no caller
+                # there (it is dropped, with a note), so the unit is walked again eagerly
+                fn._scan()
+        return ((lambda fn: not isinstance(fn, _LazyFunction) or fn_key(fn) in keys),
+                (lambda fn: fn_key(fn) in up))
+
     def _host_launches(self, plan: _ReusePlan, reuse: WalkReuse) -> None:
         """``HostLaunches.run``, each function's launches taken from the previous walk
         where what their evaluation reads is unchanged (``_Words.key``: the context and
@@ -1179,6 +1232,14 @@ class Walker:
                     if fname is not None:
                         env.functions[p.name] = fname
                         parts.append(f"{p.name}={fname}")
+                elif p.default is not None and len(explicit) == i \
+                        and p.name not in deduced:
+                    # ``ggml_cuda_memcpy_1<16>(...)`` of ``template <int nbytes, int
+                    # alignment = 0>``: a parameter after the written ones takes its
+                    # default argument
+                    env.values[p.name] = p.default
+                    parts.append(f"{p.name}={p.default}")
+                    explicit.append(str(p.default))
         finally:
             self._named_consts = saved
         if len(parts) == len(target.template_params):
@@ -1241,13 +1302,13 @@ class Walker:
     def _collect(self, parent: ci.Cursor) -> None:
         for c in top_level(parent):
             kind = c._kind_id
-            if kind not in TOP_LEVEL_KINDS or not is_from_project(c):
+            if kind not in TOP_LEVEL_KINDS or not self._from_project(c):
                 continue
             if kind in (N.NAMESPACE, N.LINKAGE_SPEC, N.UNEXPOSED_DECL):
                 self._collect(c)
                 continue
             check_budget()
-            if self.reuse is not None and kind not in (N.VAR_DECL, N.ENUM_DECL):
+            if (self.reuse is not None or self.lazy) and kind not in (N.VAR_DECL, N.ENUM_DECL):
                 node = self._build_head(c)  # the body built when it is needed
             else:
                 node = build(c)
@@ -1259,6 +1320,26 @@ class Walker:
                         self.file_consts.setdefault(e.spelling, int(e.cursor.enum_value))
             else:
                 self._function(node)
+
+    def _from_project(self, c: ci.Cursor) -> bool:
+        """``is_from_project(c)``, the file's part asked once per file: the top level
+        holds every declaration of the precompiled shim (thousands), each of which cost
+        a file object and its name."""
+        lib = ci.conf.lib
+        loc = lib.clang_getCursorLocation(c)
+        if lib.clang_Location_isFromMainFile(loc):
+            return True
+        if lib.clang_Location_isInSystemHeader(loc):
+            return False
+        f = ci.c_object_p()
+        lib.clang_getInstantiationLocation(loc, ctypes.byref(f), None, None, None)
+        if not f:
+            return False  # predefined and builtin declarations
+        key = ctypes.cast(f, ctypes.c_void_p).value
+        got = self._project_files.get(key)
+        if got is None:
+            got = self._project_files[key] = is_from_project(c)
+        return got
 
     def _build_head(self, c: ci.Cursor) -> Node:
         """``build(c)`` of a function, its body (a compound statement) left unbuilt."""
@@ -1304,9 +1385,9 @@ class Walker:
             elif k in (N.TEMPLATE_TYPE, N.TEMPLATE_TEMPLATE):
                 params.append(TemplateParam(ch.spelling, True))
         fn = (Function(c, c.spelling, is_kernel, is_device and not is_kernel, params, body)
-              if self.reuse is None else
-              _LazyFunction(self, c, c.spelling, is_kernel, is_device and not is_kernel, params,
-                            body))
+              if self.reuse is None and not (self.lazy and not is_kernel and not is_device)
+              else _LazyFunction(self, c, c.spelling, is_kernel, is_device and not is_kernel,
+                                 params, body))
         if body is None:
             return
         self.functions.append(fn)
@@ -1412,12 +1493,27 @@ class Walker:
         # launches and the template arguments kernels are launched with.
         self.host = HostLaunches(self)
         if plan is None or self.reuse is None:
-            self.host.run()
+            scope = self._host_scope() if self.lazy else None
+            if scope is None:
+                self.host.run()
+            else:
+                self.host.run(*scope)
         else:
             self._host_launches(plan, self.reuse)
         found: dict[str, dict[str, Env]] = {
             name: dict(envs) for name, envs in self.host.instantiations.items()
         }
+        for name, dropped in sorted(self.host.capped.items()):
+            kernel = self.kernels_by_name.get(name)
+            if kernel is not None and dropped:
+                # said, not silently dropped: those instantiations' accesses are absent
+                self.notes.append(Note(
+                    "warning",
+                    f"kernel '{name}' is launched with {dropped} more template "
+                    f"instantiation(s) through function pointers or macro-instantiated host "
+                    f"templates than cudalint analyses in one file ({MAX_POINTER_INSTANTIATIONS});"
+                    " those are not analyzed",
+                    self.span(kernel.node.extent)))
         for m in (m for text in self.project_texts()
                   for m in EXPLICIT_INSTANTIATION.finditer(text)):
             kernel = self.kernels_by_name.get(m.group(1))
@@ -1720,17 +1816,69 @@ class _Scanner:
             self.visit(ch, loop)
 
 
+#: Build and scan a host function only when the walk needs it (``Walker.lazy``): most
+#: of a unit's host code (``helper_*.h``, ``main``'s argument parsing) launches nothing
+#: and calls nothing that does. False: every function built and scanned first.
+LAZY_HOSTS = True
+
+
 def walk_translation_unit(
     tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
     defines: tuple[str, ...] = (), arch: str = DEFAULT_ARCH, reuse: WalkReuse | None = None,
+    lazy: bool = False,
 ) -> TranslationUnit:
     """The IR of a parsed translation unit (``path`` names its main file in spans).
 
+    ``lazy`` (without ``reuse``): host functions built only as the walk needs them
+    (``Walker.lazy``, ``LAZY_HOSTS``), where every header that can define a macro the
+    code expands is in the text the walk reads: the caller's to tell.
+
     ``reuse``: the results of the previous walk of the same document (a language-server
     worker's kept unit, reparsed), reused where their inputs did not change and replaced
-    by this walk's; the IR is the same as without it."""
+    by this walk's; the IR is the same as without it.
+
+    Without ``reuse``, Python's cyclic garbage collector is paused meanwhile
+    (``_collector_paused``; the language server's walks keep it on: a walk abandoned in
+    libclang would leave it off in a process that lives on)."""
+    if reuse is not None:
+        return _walk(tu, path, source, notes, defines, arch, reuse, lazy)
+    with _collector_paused():
+        return _walk(tu, path, source, notes, defines, arch, reuse, lazy)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's automatic cyclic collections off, and back on after (where they were
+    on). A walk makes hundreds of thousands of objects that live as long as it does (the
+    cursor trees: 210k nodes for one ggml ``mmq`` instance), and each automatic collection
+    of the older generations visits them all again: one ggml file's trees took 0.9 s to
+    build with the collector on and 0.24 s with it off; the walks of ggml's three
+    ``mmq-instance-q4*`` files 7.4-7.8 s against 4.6 s. The walk's own reference cycles
+    wait for the next collection
+    (``budget.release_memory``'s after each file, or Python's own)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _walk(
+    tu: ci.TranslationUnit, path: str, source: bytes, notes: list[Note],
+    defines: tuple[str, ...], arch: str, reuse: WalkReuse | None, lazy: bool,
+) -> TranslationUnit:
     if reuse is None:
-        return Walker(tu, path, source, notes, defines, arch).run()
+        if not (lazy and LAZY_HOSTS):
+            return Walker(tu, path, source, notes, defines, arch).run()
+        diagnostics = list(notes)
+        walker = Walker(tu, path, source, notes, defines, arch, lazy=True)
+        unit = walker.run()
+        if walker.redo:  # a host function scanned on first use failed: every one scanned
+            notes[:] = diagnostics
+            unit = Walker(tu, path, source, notes, defines, arch).run()
+        return unit
     diagnostics = list(notes)
     walker = Walker(tu, path, source, notes, defines, arch, reuse)
     unit = walker.run()
