@@ -10,6 +10,7 @@ counter can make. Nothing here reads clang.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 from cudalint.frontend.consteval import fold
@@ -242,6 +243,128 @@ def geometric_trips(counter: Expr | None) -> int | None:
     # and as many doublings of a start of at least 1 reach the top bit
     return -(-(counter.type.bits - int(counter.type.signed)) // c)
 
+
+
+#: The most values of a counter :func:`stopped` enumerates to find where a loop leaves.
+MAX_STOP_VALUES = 4096
+
+
+def const_values(d: Induction, t: IntType, limit: int = MAX_STOP_VALUES) -> list[int] | None:
+    """The values of a counter whose start, step and bound are constants, in order; None
+    where they are not, the sequence makes no progress, leaves ``t`` or is longer than
+    ``limit``."""
+    if not (isinstance(d.start, Const) and isinstance(d.step, Const)
+            and isinstance(d.bound, Const)) or d.cmp is None or d.index:
+        return None
+    v, s, b = d.start.value, d.step.value, d.bound.value
+    lo, hi = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1)
+    cmp = d.cmp
+
+    def holds(x: int) -> bool:
+        return {"<": x < b, "<=": x <= b, ">": x > b, ">=": x >= b, "!=": x != b}[cmp]
+
+    out: list[int] = []
+    while holds(v):
+        if not lo <= v <= hi or len(out) >= limit:
+            return None
+        out.append(v)
+        if d.op == "+":
+            nv = v + s
+        elif d.op == "-":
+            nv = v - s
+        elif d.op == "*":
+            nv = v * s
+        elif d.op == "/":
+            nv = int(v / s) if s else v
+        elif d.op == "<<":
+            nv = v << s if 0 <= s < 64 else v
+        else:
+            nv = v >> s if 0 <= s < 64 else v
+        if nv == v:
+            return None
+        v = nv
+    return out
+
+
+def stopped(counter: Sym, stop: Expr) -> Sym | None:
+    """``counter`` with its sequence cut after the first value at which ``stop`` (the
+    condition under which the body leaves the loop: a ``break`` or ``return``) holds,
+    where ``stop`` reads no value but the counter and constants: the iterations past it
+    never run (``for (j = 0; j < 64; ++j) { ...; if (j == 8) break; }`` runs j = 0..8,
+    what follows the ``break`` in the body only up to 7, by its own guard). None where
+    the loop does not stop early for a known value, or the counter's values are not all
+    known, or the cut sequence cannot be written as a bound."""
+    d = counter.induction
+    if d is None:
+        return None
+    if any(isinstance(x, Sym) and x != counter for x in nodes(stop)) or any(
+            not isinstance(x, Const | Sym | Unary | Binary | Cast | Select)
+            for x in nodes(stop)):
+        return None  # reads a value cudalint does not know: any iteration may run
+    values = const_values(d, counter.type)
+    if values is None:
+        return None
+    last: int | None = None
+    for v in values:
+        c = fold(subst(stop, counter, Const(v, counter.type)))
+        if not isinstance(c, Const):
+            return None
+        if c.value:
+            last = v
+            break
+    if last is None or last == values[-1]:
+        return None
+    cut = values[:values.index(last) + 1]
+    rising = all(a < b for a, b in itertools.pairwise(cut))
+    falling = all(a > b for a, b in itertools.pairwise(cut))
+    if not (rising or falling):
+        return None
+    new = replace(d, cmp="<=" if rising else ">=", bound=Const(last, counter.type))
+    if const_values(new, counter.type) != cut:
+        return None
+    return replace(counter, induction=new)
+
+
+def with_counter(e: Expr, old: Sym, new: Sym) -> Expr:
+    """``e`` with the symbol ``old`` replaced by ``new``, also inside the inductions of
+    other loop variables that read it (an inner loop's start or bound)."""
+    if isinstance(e, Sym):
+        if e == old:
+            return new
+        d = e.induction
+        if d is None or not any(mentions(p, old) or _reads_in_induction(p, old)
+                                for p in (d.start, d.step, d.bound) if p is not None):
+            return e
+        return replace(e, induction=replace(
+            d, start=with_counter(d.start, old, new), step=with_counter(d.step, old, new),
+            bound=None if d.bound is None else with_counter(d.bound, old, new)))
+    if isinstance(e, Const):
+        return e
+    if isinstance(e, Unary | Cast):
+        operand = with_counter(e.operand, old, new)
+        return e if operand is e.operand else replace(e, operand=operand)
+    if isinstance(e, Binary):
+        lhs, rhs = with_counter(e.lhs, old, new), with_counter(e.rhs, old, new)
+        return e if lhs is e.lhs and rhs is e.rhs else replace(e, lhs=lhs, rhs=rhs)
+    if isinstance(e, Select):
+        parts = (with_counter(e.cond, old, new), with_counter(e.then, old, new),
+                 with_counter(e.other, old, new))
+        if parts == (e.cond, e.then, e.other):
+            return e
+        return replace(e, cond=parts[0], then=parts[1], other=parts[2])
+    inputs = tuple(with_counter(i, old, new) for i in e.inputs)
+    return e if inputs == e.inputs else replace(e, inputs=inputs)
+
+
+def _reads_in_induction(e: Expr, old: Sym) -> bool:
+    """A loop variable in ``e`` whose own induction reads ``old`` (a nest of three)."""
+    for x in nodes(e):
+        if isinstance(x, Sym) and x.induction is not None and x != old:
+            d = x.induction
+            if any(mentions(p, old) or _reads_in_induction(p, old)
+                   for p in (d.start, d.step, d.bound) if p is not None):
+                return True
+    return False
 
 
 def lane_dependent(e: Expr) -> bool:

@@ -124,6 +124,8 @@ from cudalint.ir import (
     Sym,
     Unary,
     UnaryOp,
+    substitute,
+    walk,
 )
 
 #: The call clang puts in a ``<<<>>>`` expression for its launch configuration (the shim's
@@ -174,7 +176,9 @@ _PTX_TYPE = re.compile(r"\.(?:b|u|s|f|bf|e4m3|e5m2)(8|16|32|64|128)(x2)?$")
 _PTX_OPERAND = re.compile(r"\[\s*[%$](\d+)\s*(?:([+-])\s*(-?(?:0[xX][0-9a-fA-F]+|\d+)))?\s*\]")
 _PTX_COUNT = re.compile(r"\.(x1|x2|x4)\b")
 #: ``cvta.to.shared.u64 DEST, %N``: a generic address made a shared-window one.
-_PTX_CVTA_SHARED = re.compile(r"^cvta\.to\.shared\.u(?:32|64)\s+[%$]?\w+\s*,\s*[%$](\d+)$")
+_PTX_CVTA_SHARED = re.compile(r"^cvta\.to\.shared\.u(?:32|64)\s+([%$]?\w+)\s*,\s*[%$](\d+)$")
+#: ``cvt.u32.u64 %0, R`` / ``mov.b32 %0, R``: the address moved into the output.
+_PTX_MOVE_OUT = re.compile(r"^(?:cvt\.u32\.u64|mov\.[bu](?:32|64))\s+[%$]0\s*,\s*([%$]?\w+)$")
 
 
 def _register_asm_api() -> bool:
@@ -197,6 +201,30 @@ def _register_asm_api() -> bool:
 _asm_api: list[bool] = []
 
 
+def _may_differ(e: Expr) -> bool:
+    """Whether ``e`` may differ between lanes, by the IR's contract (``OpaqueKind``): an
+    opaque value without known inputs may read the thread index itself unless its kind
+    is one of ``UNIFORM_WITHOUT_INPUTS`` (the model's ``_is_lane_dependent``). Stricter
+    than ``closed_forms.lane_dependent``, which takes such a value for uniform."""
+    stack: list[Expr] = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Sym):
+            if x.lane_dependent:
+                return True
+        elif isinstance(x, Opaque):
+            if not x.inputs and not x.kind.uniform_without_inputs:
+                return True
+            stack.extend(x.inputs)
+        elif isinstance(x, Unary | Cast):
+            stack.append(x.operand)
+        elif isinstance(x, Binary):
+            stack.extend((x.lhs, x.rhs))
+        elif isinstance(x, Select):
+            stack.extend((x.cond, x.then, x.other))
+    return False
+
+
 def _uncast(n: Node) -> Node:
     """``n`` without parentheses and casts, implicit or written."""
     s = strip(n)
@@ -212,17 +240,22 @@ def _cvta_source(asm_node: Node, operands: list[Node]) -> int | None:
     parts = asm_parts(asm_node.cursor)
     if parts is None or parts[1] != 1 or parts[1] + parts[2] != len(operands):
         return None
-    source: int | None = None
-    for instr in re.split(r"[;\n]", parts[0]):
-        instr = " ".join(instr.strip(" \t{}").split())
-        if not instr or instr.startswith(".reg "):
-            continue
-        m = _PTX_CVTA_SHARED.match(instr)
-        if m is not None and source is None:
-            source = int(m.group(1))
-        elif m is not None or not instr.startswith(("cvt.", "mov.")):
+    # exactly: the cvta into the output, or into a register then one cvt/mov of that
+    # register into the output; nothing else writes anything
+    steps = [" ".join(i.strip(" \t{}").split()) for i in re.split(r"[;\n]", parts[0])]
+    steps = [i for i in steps if i and not i.startswith(".reg ")]
+    m = _PTX_CVTA_SHARED.match(steps[0]) if steps else None
+    if m is None or len(steps) > 2:
+        return None
+    dest, source = m.group(1), int(m.group(2))
+    if len(steps) == 1:
+        if dest not in ("%0", "$0"):
             return None
-    return source if source is not None and 0 < source < len(operands) else None
+    else:
+        moved = _PTX_MOVE_OUT.match(steps[1])
+        if moved is None or moved.group(1) != dest or dest in ("%0", "$0"):
+            return None
+    return source if 0 < source < len(operands) else None
 
 
 def asm_parts(cursor: ci.Cursor) -> tuple[str, int, int] | None:
@@ -357,6 +390,10 @@ class _Pass:
 
 
 _TRUE = Const(1, INT)
+#: Calls whose value may differ between the lanes of a warp given the same arguments
+#: (votes, ballots and warp reductions give every lane of the warp one value).
+_LANE_CALLS = ("atomic", "__shfl", "__match", "clock", "__clock", "__lanemask",
+               "__globaltimer", "curand")
 #: What a parameter of a called function is bound to when its argument is an object the
 #: same in every lane (:meth:`Executor.uniform_objects`); no value is read from it.
 _UNIFORM_OBJECT = Opaque(OpaqueKind.LOAD, "an object the same in every lane", (), INT)
@@ -727,6 +764,16 @@ class Executor:
         #: the call's Node (see ``method_target``).
         self.method_envs: dict[int, Env] = {}
         self.carved: dict[int, SharedArray] = {}
+        #: Per local, when it was last declared (a count of declarations run), so that an
+        #: ``if`` knows which of its assigned variables were in scope before it.
+        self.declared_at: dict[int, int] = {}
+        self.declarations = 0
+        #: A variable an ``if`` assigns in one branch (declared before without a value)
+        #: or in both: its value after the ``if`` (an opaque value) -> per branch, its
+        #: condition, the value it left, and how many accesses were emitted then. Where
+        #: an access runs under that same condition (its inputs unchanged), the variable
+        #: has that value (:meth:`defined_here`); elsewhere it has none.
+        self.defined_under: dict[Expr, list[tuple[Expr, Expr, int]]] = {}
         self.loop_assigned_cache: dict[int, set[int]] = {}
         #: Integer locals holding a shared-window address (``__cvta_generic_to_shared``).
         self.shared_addrs: dict[int, Ptr] = {}
@@ -754,11 +801,22 @@ class Executor:
         #: Ids of the guards ``block`` adds after a ``break`` or ``return`` only (no
         #: ``continue``): a lane that fails one has left the loop, not skipped a write.
         self.exit_guards: dict[int, Expr] = {}
+        #: The statements a ``break`` may leave, innermost last: True a loop, False a
+        #: switch.
+        self.breakables: list[bool] = []
+        #: Per switch being run, innermost last: every value each local is given in it.
+        self.switch_writes: list[dict[int, list[Value | None]]] = []
+        self.switch_bases: list[int] = []
         self.last_pass = _Pass(0)
         #: The member function being run was called on an object the same in every lane
         #: and cannot change it (``params.rows()``, a ``const`` method): its members are
         #: the same in every lane (:meth:`member_ref`).
         self.uniform_this = False
+        #: By function: whether a call of it may give lanes different values
+        #: (:meth:`lane_source`).
+        self.lane_sources: dict[int, bool] = {}
+        #: By (function, local): :meth:`untouched_object`'s answer.
+        self.untouched: dict[tuple[int, int], bool] = {}
 
     # --- entry points --------------------------------------------------------------------
 
@@ -803,6 +861,11 @@ class Executor:
 
     def set_value(self, key: int, value: Value | None) -> None:
         self.note_write(key)
+        for w, base in zip(self.switch_writes, self.switch_bases, strict=True):
+            # a write some lanes of the switch skip (under a lane condition inside it)
+            # leaves lanes apart: recorded as a value that may differ (None)
+            apart = any(_may_differ(g) for g in self.guards[base:])
+            w.setdefault(key, []).append(None if apart else value)
         if value is None:
             self.values.pop(key, None)
         else:
@@ -819,7 +882,7 @@ class Executor:
             if key in p.diverged:
                 continue
             for g in guards[p.base:]:
-                if lane_dependent(g):
+                if _may_differ(g):
                     p.left.add(key)
                     if id(g) not in self.exit_guards:
                         p.diverged.add(key)
@@ -1528,7 +1591,7 @@ class Executor:
             return
         if ty.is_array_kind(canonical_kind(loc.type)):
             return  # an array decays to a pointer: no access by itself
-        offset = self.loc_offset(loc)
+        offset = self.defined_here(self.loc_offset(loc))
         leaves: list[tuple[int, int]] | None
         plain = loc.indices is not None and loc.decl is not None
         if ty.is_dependent_kind(canonical_kind(loc.type)) and plain and loc.decl is not None:
@@ -1576,6 +1639,47 @@ class Executor:
                     call_sites=tuple(reversed(self.calls)),
                     **self.atomic_fields(kind, loc.type),
                 ))
+
+    def _define_under(self, o: Opaque, cases: list[tuple[Expr, Expr, int]]) -> None:
+        """Record ``o``'s values under their conditions, only where each condition is
+        a value of the thread index, the kernel's symbols and constants (no load, call or
+        other opaque: what a condition reads from memory may change between two tests
+        without any access cudalint records, and a call may give another value each
+        time); an equal value an earlier ``if`` made is ambiguous and used by neither."""
+        if o in self.defined_under or any(
+                any(isinstance(x, Opaque) for x in walk(cond)) for cond, _, _ in cases):
+            self.defined_under[o] = []
+            return
+        self.defined_under[o] = cases
+
+    def defined_here(self, e: Expr) -> Expr:
+        """``e`` with each variable that an ``if`` gave a value under a condition
+        (:attr:`defined_under`) replaced by that value where the same condition guards
+        this point (``if (tid < n) p = f(tid); ... if (tid < n) s[p] = v;``): the
+        condition's value is the same expression, so its inputs have not changed, and no
+        shared memory it reads has been stored to since."""
+        if not self.defined_under:
+            return e
+        for o in [x for x in walk(e) if isinstance(x, Opaque) and x in self.defined_under]:
+            for cond, value, emitted in self.defined_under[o]:
+                if any(g == cond for g in self.guards) \
+                        and not self._stored_since(cond, emitted):
+                    e = fold(substitute(e, o, value))
+                    break
+        return e
+
+    def _stored_since(self, cond: Expr, emitted: int) -> bool:
+        """An access emitted since the ``emitted``-th stores to memory that ``cond``
+        loads (named in its loads' reasons: ``value loaded from 'len'``)."""
+        loads = [x for x in walk(cond) if isinstance(x, Opaque) and x.kind is OpaqueKind.LOAD]
+        if not loads:
+            return False
+        named = [re.match(r"value loaded from '([^']*)'$", x.reason) for x in loads]
+        stores = [a for a in self.accesses[emitted:] if a.kind != "load"]
+        if not all(named):  # through a pointer: any store may change it
+            return bool(stores)
+        loaded = {m.group(1) for m in named if m}
+        return any(a.array_name in loaded for a in stores)
 
     def atomic_fields(self, kind: str, value_type: ci.Type) -> dict[str, Any]:
         if kind != "atomic" or self.atomic is None:
@@ -1675,7 +1779,10 @@ class Executor:
             if _is_true(leave):
                 break  # the rest of the block is unreachable
             g = _not(leave)
-            if e.cont is None or _is_false(e.cont):
+            # lanes that fail it have left the loop (a ``break`` of a switch leaves only
+            # the switch: they go on in the iteration)
+            if (e.cont is None or _is_false(e.cont)) and (
+                    e.brk is None or _is_false(e.brk) or self.breakables[-1:] == [True]):
                 self.exit_guards[id(g)] = g
             self.guards = (*self.guards, g)
         self.guards = saved
@@ -1685,6 +1792,8 @@ class Executor:
         if any(ch.kind == N.CUDASHARED for ch in d.children):
             return  # declared in the scan; initializers are not allowed
         k = key_of(d.cursor)
+        self.declarations += 1
+        self.declared_at[k] = self.declarations
         exprs = [ch for ch in d.children if ch.is_expr]
         init = exprs[-1] if exprs else None
         t = d.type
@@ -1765,6 +1874,26 @@ class Executor:
             ret = self._returned_expr(target.body.children)
             return self.shared_address(ret) if isinstance(ret, Node) else None
 
+    def asm_writers(self, key: int) -> int:
+        """How many ``asm`` statements of the function being run write the local ``key``
+        (an address made once is the one every later read sees; one made in two places
+        is whichever ran last: a branch, a loop)."""
+        fn = self.fn
+        if fn is None or fn.body is None:
+            return 0
+        count = 0
+        for n in self._subtree(fn.body):
+            if n.kind != N.ASM:
+                continue
+            parts = asm_parts(n.cursor)
+            operands = n.expr_children()
+            outs = operands[:parts[1]] if parts is not None else operands
+            for o in outs:
+                got = self.local(o)
+                if got is not None and got[0] == key:
+                    count += 1
+        return count
+
     def asm_cvta_param(self, target: Function) -> int | None:
         """Which pointer parameter's shared-window address ``target`` returns through
         inline PTX, the ``__cvta_generic_to_shared`` of code older than the intrinsic
@@ -1778,7 +1907,7 @@ class Executor:
         asm_node: Node | None = None
         ret: Node | None = None
         for st in stmts:
-            if st.kind == N.DECL_STMT and ret is None:
+            if st.kind == N.DECL_STMT and asm_node is None:
                 continue
             if st.kind == N.ASM and asm_node is None and ret is None:
                 asm_node = st
@@ -1799,13 +1928,17 @@ class Executor:
         if out_ref is None or back_ref is None or key_of(out_ref) != key_of(back_ref) \
                 or out_ref.kind != K.VAR_DECL:
             return None
+        out_var = target.vars.get(key_of(out_ref))
+        if out_var is None or out_var.modified:
+            return None
         arg = _uncast(operands[source])
         ref = arg.referenced if arg.kind == N.DECL_REF else None
         if ref is None:
             return None
         for i, p in enumerate(self.params(target)):
             if key_of(p.cursor) == key_of(ref) and ty.is_pointer_kind(canonical_kind(p.type)):
-                return i
+                param = target.vars.get(key_of(p.cursor))
+                return i if param is not None and not param.modified else None
         return None
 
     def shared_address(self, n: Node) -> Ptr | None:
@@ -1915,6 +2048,7 @@ class Executor:
             return self.stmt(then)
         pre = dict(self.values)
         saved = self.guards
+        declared = self.declarations
         self.new_region()
         self.guards = (*saved, c)
         e1 = self.stmt(then) if then is not None else Exits()
@@ -1932,7 +2066,7 @@ class Executor:
         elif _is_true(e2.any()):
             self.values = then_vals
         else:
-            self.values = self.merge(c, then_vals, else_vals)
+            self.values = self.merge(c, then_vals, else_vals, declared)
         self.memo.clear()
         return Exits(
             _or(_and(c, e1.ret), _and(nc, e2.ret)),
@@ -1940,7 +2074,12 @@ class Executor:
             _or(_and(c, e1.cont), _and(nc, e2.cont)),
         )
 
-    def merge(self, c: Expr, a: dict[int, Value], b: dict[int, Value]) -> dict[int, Value]:
+    def merge(self, c: Expr, a: dict[int, Value], b: dict[int, Value],
+              declared: int | None = None) -> dict[int, Value]:
+        """The values after an ``if`` on ``c`` whose branches left ``a`` and ``b``.
+        ``declared``: the count of declarations run before the ``if`` (a variable
+        declared by then without a value, and given one in one branch only, has that
+        value where the same condition holds again: :attr:`defined_under`)."""
         out: dict[int, Value] = {}
         for k in a.keys() | b.keys():
             x, y = a.get(k), b.get(k)
@@ -1949,7 +2088,17 @@ class Executor:
                 out[k] = x
                 continue
             if x is None or y is None:
-                continue  # declared in one branch only: out of scope afterwards
+                # declared in one branch only: out of scope afterwards; or declared before
+                # without a value and assigned in one branch only
+                given = x if x is not None else y
+                if declared is not None and isinstance(given, Expr) \
+                        and self.declared_at.get(k, declared + 1) <= declared:
+                    cond = c if x is not None else _not(c)
+                    o = _about(OpaqueKind.VARIABLE, self.var_name(k), "has no known value here",
+                               dedupe([cond, given]), given.type)
+                    self._define_under(o, [(cond, given, len(self.accesses))])
+                    out[k] = o
+                continue
             name = self.var_name(k)
             if isinstance(x, Ptr) and isinstance(y, Ptr):
                 if x.array.key == y.array.key:
@@ -1960,7 +2109,11 @@ class Executor:
                 continue
             if isinstance(x, Ptr) or isinstance(y, Ptr):
                 continue
-            out[k] = _about(OpaqueKind.BRANCH, name, _CONTROL_FLOW, dedupe([c, x, y]), x.type)
+            o = _about(OpaqueKind.BRANCH, name, _CONTROL_FLOW, dedupe([c, x, y]), x.type)
+            if declared is not None:
+                self._define_under(o, [(c, x, len(self.accesses)),
+                                       (_not(c), y, len(self.accesses))])
+            out[k] = o
         return out
 
     def switch(self, n: Node) -> Exits:
@@ -1977,21 +2130,47 @@ class Executor:
         self.new_region()
         self.guards = (*saved, Opaque(OpaqueKind.BRANCH, "inside a switch", dedupe([c])))
         exits = Exits()
-        for ch in n.children:
-            if ch is not cond:
-                exits = self.stmt(ch)
+        written: dict[int, list[Value | None]] = {}
+        self.switch_writes.append(written)
+        self.switch_bases.append(len(self.guards))
+        self.breakables.append(False)
+        try:
+            for ch in n.children:
+                if ch is not cond:
+                    e = self.stmt(ch)
+                    exits = Exits(_or(exits.ret, e.ret), _or(exits.brk, e.brk),
+                                  _or(exits.cont, e.cont))
+        finally:
+            self.switch_writes.pop()
+            self.switch_bases.pop()
+            self.breakables.pop()
         self.guards = saved
         self.new_region()
+        end = self.values
+        for k in assigned:  # the values the branches inside it merged into
+            if k in pre:
+                written.setdefault(k, []).append(end.get(k))
         self.values = pre
         for k in assigned:
             if k in pre:
-                self.values[k] = self._loop_opaque(k, pre[k], _CONTROL_FLOW, [c],
+                # after it, any case's value (each run in turn here, later ones over
+                # earlier ones): every value given is an input, a lost one the lane's
+                given: list[Expr] = []
+                for v in written.get(k, []):
+                    if isinstance(v, Ptr):
+                        given.append(v.offset)
+                    elif isinstance(v, Expr):
+                        given.append(v)
+                    else:
+                        given.extend(THREAD_SYMS)
+                self.values[k] = self._loop_opaque(k, pre[k], _CONTROL_FLOW, [c, *given],
                                                    OpaqueKind.BRANCH)
         self.memo.clear()
         return Exits(
-            ret=exits.ret and Opaque(OpaqueKind.BRANCH, "return inside a switch", dedupe([c])),
+            ret=exits.ret and Opaque(OpaqueKind.BRANCH, "return inside a switch",
+                                     dedupe([c, exits.ret])),
             cont=exits.cont and Opaque(OpaqueKind.BRANCH, "continue inside a switch",
-                                       dedupe([c])))
+                                       dedupe([c, exits.cont])))
 
     # loops
 
@@ -2243,19 +2422,19 @@ class Executor:
                 end = self.values.get(k)
                 apart = k in this.diverged or jumps
                 if isinstance(v, Opaque) and isinstance(end, Expr) and \
-                        (apart or lane_dependent(end)) and not lane_dependent(v):
+                        (apart or _may_differ(end)) and not _may_differ(v):
                     entry[k] = replace(v, inputs=dedupe([*v.inputs, *THREAD_SYMS]))
                     changed = True
                 elif isinstance(v, Ptr) and isinstance(end, Ptr) and \
-                        (apart or lane_dependent(end.offset)) and \
-                        not lane_dependent(v.offset):
+                        (apart or _may_differ(end.offset)) and \
+                        not _may_differ(v.offset):
                     assert isinstance(v.offset, Opaque)
                     entry[k] = Ptr(v.array, v.decl, replace(
                         v.offset, inputs=dedupe([*v.offset.inputs, *THREAD_SYMS]), type=LONG),
                         v.pointee, v.unknown)
                     changed = True
                 elif jumps and isinstance(v, Expr) and not isinstance(v, Opaque) \
-                        and not lane_dependent(v):
+                        and not _may_differ(v):
                     entry[k] = _about(OpaqueKind.BRANCH, self.var_name(k), _CONTROL_FLOW,
                                       THREAD_SYMS, v.type)
                     changed = True
@@ -2264,6 +2443,13 @@ class Executor:
             del self.accesses[n_before:]
             self.order = order_before
         counter = entry.get(ind[0]) if ind is not None else None
+        stop = _or(body_exits.brk, body_exits.ret)
+        # not with a ``continue`` in the body: the exits of a block are joined without
+        # the guards of the statements before them (``if (c) continue; break;`` reads as
+        # an unconditional break), which the cut would take as exact
+        if isinstance(counter, Sym) and stop is not None and not self.probing \
+                and body is not None and not _has(body, (N.CONTINUE,)):
+            self.stop_early(counter, stop, n_before)
         if self._regions == regions_before and isinstance(counter, Sym) \
                 and counter.induction is not None:
             self.mark_unrolled(n, n_before, counter.name)
@@ -2306,6 +2492,21 @@ class Executor:
             return Exits(ret=Opaque(OpaqueKind.BRANCH, "return inside a loop",
                                     dedupe([body_exits.ret])))
         return Exits()
+
+    def stop_early(self, counter: Sym, stop: Expr, first: int) -> None:
+        """The accesses from ``first`` on (a loop's body) with the iterations past the
+        first value of ``counter`` at which the body leaves the loop (``stop``: its
+        ``break``s and ``return``s) taken out of the counter's sequence
+        (:func:`cudalint.frontend.closed_forms.stopped`): a value the loop never reaches
+        is no case of any access in it, not even a "possible" one."""
+        cut = cf.stopped(counter, stop)
+        if cut is None:
+            return
+        self.accesses[first:] = [replace(
+            a, offset=cf.with_counter(a.offset, counter, cut),
+            guard=None if a.guard is None else cf.with_counter(a.guard, counter, cut),
+            indices=tuple(cf.with_counter(i, counter, cut) for i in a.indices),
+        ) for a in self.accesses[first:]]
 
     def mark_unrolled(self, n: Node, first: int, var: str) -> None:
         """Mark the accesses from ``first`` on as the straight-line body of the ``for``
@@ -2360,9 +2561,10 @@ class Executor:
             self.flush()
             if lane_dependent(c):
                 self.guards = (*self.guards, c)
-                lane_exit = True
+            lane_exit = _may_differ(c)
         this = _Pass(len(self.guards))
         self.passes.append(this)
+        self.breakables.append(True)
         try:
             body_exits = self.stmt(body) if body is not None else Exits()
             cont = body_exits.cont
@@ -2374,11 +2576,12 @@ class Executor:
                 self.scan(cond, LOAD)
                 c = self.truth(cond)
                 self.flush()
-                lane_exit = lane_exit or lane_dependent(c)
+                lane_exit = lane_exit or _may_differ(c)
         finally:
             self.passes.pop()
+            self.breakables.pop()
         brk = body_exits.brk
-        this.lane_exit = lane_exit or (brk is not None and lane_dependent(brk))
+        this.lane_exit = lane_exit or (brk is not None and _may_differ(brk))
         self.last_pass = this
         return body_exits
 
@@ -2966,9 +3169,11 @@ class Executor:
                 self.scan(children[0], LOAD)
                 lhs = self.truth(children[0])
                 saved = self.guards
+                pending = len(self.pending)
                 self.guards = (*saved, lhs if op == "&&" else _not(lhs))
                 self.scan(children[1], LOAD)
                 self.guards = saved
+                self.one_arm(pending, lhs)  # ``c && (x = v)``: only where c holds
                 return
         elif kind == N.COMPOUND_ASSIGN and len(children) == 2:
             self.scan(children[1], LOAD)
@@ -2997,11 +3202,7 @@ class Executor:
             self.guards = (*saved, _not(cond))
             self.scan(children[2], role)
             self.guards = saved
-            for i in range(pending, len(self.pending)):  # writes in one arm only
-                k, v = self.pending[i]
-                if isinstance(v, Expr):
-                    self.pending[i] = (k, _about(OpaqueKind.BRANCH, self.var_name(k),
-                                                 _CONTROL_FLOW, dedupe([cond, v]), v.type))
+            self.one_arm(pending, cond)  # writes in one arm only
             return
         elif kind == N.CALL:
             self.call_stmt(c, role)
@@ -3075,6 +3276,23 @@ class Executor:
             return it
         bound = self.env.types.get(ty.bare_spelling(t))
         return _INT_SPELLINGS.get(" ".join(bound[0].split())) if bound is not None else None
+
+    def one_arm(self, first: int, cond: Expr) -> None:
+        """The writes queued from ``first`` on happen only where ``cond`` (or its negation)
+        holds: each becomes a value of control flow whose inputs are the condition, the
+        new value and the old one."""
+        for i in range(first, len(self.pending)):
+            k, v = self.pending[i]
+            old = self.values.get(k)
+            olds = [old] if isinstance(old, Expr) else (
+                [old.offset] if isinstance(old, Ptr) else [])
+            if isinstance(v, Expr):
+                self.pending[i] = (k, _about(OpaqueKind.BRANCH, self.var_name(k),
+                                             _CONTROL_FLOW, dedupe([cond, v, *olds]), v.type))
+            elif isinstance(v, Ptr):
+                self.pending[i] = (k, Ptr(v.array, v.decl, _about(
+                    OpaqueKind.BRANCH, self.var_name(k), _CONTROL_FLOW,
+                    dedupe([cond, v.offset, *olds]), LONG), v.pointee, v.unknown))
 
     def queue_write(self, target: Node, rhs: Node | None, op: BinaryOp | None) -> None:
         """Queue the write of ``rhs`` (``op`` None) or of ``old op rhs`` (``op``; ``rhs``
@@ -3435,7 +3653,8 @@ class Executor:
                 self.shared_addrs.pop(got[0], None)
         source = _cvta_source(n, operands) if n_out == 1 else None
         got = self.local(operands[0]) if source is not None else None
-        if source is not None and got is not None:
+        if source is not None and got is not None and not got[1].modified \
+                and self.asm_writers(got[0]) == 1:
             # ``asm("{...cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a;}" : "=r"(addr) :
             # "l"(p))``: addr is p's shared-window address, as __cvta_generic_to_shared's
             p = self.ptr_value(operands[source])
@@ -3626,7 +3845,7 @@ class Executor:
                     bound[k] = self.address(loc, ty.pointee(pt))
                 elif int_type(ty.pointee(pt)) is not None:
                     bound[k] = self.convert(self.expr(a), a, ty.pointee(pt))
-                if int_type(ty.pointee(pt)) is not None and ty.pointee(pt).is_const_qualified():
+                if int_type(ty.pointee(pt)) is not None and ty.is_const(ty.pointee(pt)):
                     # ``const uint32_t &addr``: a shared-window address the callee's PTX
                     # uses, as by value
                     addr = self.shared_address(a)
@@ -3637,7 +3856,7 @@ class Executor:
                 addr = self.shared_address(a)
                 if addr is not None:  # a shared-window address the callee's PTX uses
                     addrs[k] = addr
-        self.uniform_objects(params, args, bound)
+        self.uniform_objects(target, params, args, bound)
         env = self.target_env(c, target)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
         saved_groups, self.group_args = self.group_args, {
@@ -3856,6 +4075,25 @@ class Executor:
                 break
         name = base.spelling or self.w.slice(base.extent) or "memory"
         inputs = dedupe([*(self.expr(ch) for ch in indices), *self.pointer_inputs(base)])
+        root = base
+        while root.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT) and root.children and \
+                not ty.is_pointer_kind(strip(root.children[0]).ckind):
+            if root.kind == N.ARRAY_SUBSCRIPT:
+                inputs = dedupe([*inputs, *(self.expr(ch) for ch in root.children[1:]
+                                            if node_int_type(ch) is not None)])
+            root = strip(root.children[0])
+        got = self.local(root) if root.kind == N.DECL_REF else None
+        this_rooted = root.kind == K.CXX_THIS_EXPR.value or (
+            root.kind == N.MEMBER_REF and not root.children)
+        if ty.is_array_kind(base.ckind) and (
+                (got is not None and got[0] not in (self.fn.arrays if self.fn else {})
+                 and not self.uniform_struct(got[1], got[2])
+                 and not (self.values.get(got[0]) is _UNIFORM_OBJECT
+                          and not got[1].modified))
+                or (this_rooted and not self.uniform_this)):
+            # a thread's own array (``int offs[2]; offs[0] = 2 * tid;``, ``q.tbl[3]``):
+            # each lane holds its own contents
+            inputs = dedupe([*inputs, *THREAD_SYMS])
         return Opaque(OpaqueKind.LOAD, f"value loaded from '{name}'", inputs,
                       node_int_type(c) or INT)
 
@@ -4023,8 +4261,44 @@ class Executor:
                 return Opaque(OpaqueKind.CALL,
                               f"call to the lambda {_quoted_text(self.w.slice(callee.extent))}"
                               ", which cudalint does not follow", inputs, t or INT)
+        if self.lane_source(name, target):
+            inputs = dedupe([*inputs, *THREAD_SYMS])
         kind, reason = self.call_reason(c, name, inputs)
         return Opaque(kind, reason, inputs, t or INT)
+
+    def lane_source(self, name: str, target: Function | None, depth: int = 0) -> bool:
+        """Whether a call of ``name`` (``target`` its definition, if cudalint has it) may
+        return different values in lanes whose arguments are equal: an atomic (each lane
+        its own old value), a shuffle, vote or clock, or a function whose body reads the
+        thread index, runs such a call or inline asm (``flip(x)`` returning early in odd
+        lanes). A body-less function outside these (``sqrtf``) is a function of its
+        arguments."""
+        if name.startswith(_LANE_CALLS):
+            return True
+        if target is None or target.body is None:
+            return False
+        key = fn_key(target)
+        hit = self.lane_sources.get(key)
+        if hit is not None:
+            return hit
+        self.lane_sources[key] = True  # recursion: assume the worst while looking
+        found = depth > 8
+        for n in self._subtree(target.body):
+            if found:
+                break
+            if n.kind in (N.ASM, N.MS_ASM) or (
+                    n.kind == N.DECL_REF and n.spelling in ("threadIdx", "laneid")):
+                found = True
+            elif n.kind == N.CALL:
+                callee_name = call_name(n)
+                if callee_name.startswith(_LANE_CALLS):
+                    found = True
+                else:
+                    sub = self.call_target(n, callee_name, len(arguments(n)))
+                    found = sub is not None and sub is not target and \
+                        self.lane_source(callee_name, sub, depth + 1)
+        self.lane_sources[key] = found
+        return found
 
     def call_reason(self, c: Node, name: str,
                     inputs: tuple[Expr, ...]) -> tuple[OpaqueKind, str]:
@@ -4111,7 +4385,7 @@ class Executor:
                 # ``T dividend`` of ``ceil_div<T>``: the integer type the call gives T
                 v = self.expr(a)
                 bound[key_of(p.cursor)] = v if v.type == it else fold(Cast(v, it))
-        self.uniform_objects(self.params(target), args, bound)
+        self.uniform_objects(target, self.params(target), args, bound)
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
         saved_this, self.uniform_this = self.uniform_this, self.uniform_receiver(c, target)
         try:
@@ -4281,23 +4555,34 @@ class Executor:
         what = self.w.slice(c.extent) or c.spelling
         inputs = dedupe(self.expr(ch) for ch in children if ch.is_expr
                         and node_int_type(ch) is not None)
-        got = self.local(base) if base is not None and base.kind == N.DECL_REF else None
+        root = base
+        while root is not None and root.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT) \
+                and root.children and not ty.is_pointer_kind(strip(root.children[0]).ckind):
+            # ``q.in.M``, ``q.tbl[3].M``: the object the chain starts from (an index on
+            # the way is an input: ``params.tbl[threadIdx.x]``)
+            if root.kind == N.ARRAY_SUBSCRIPT:
+                inputs = dedupe([*inputs, *(self.expr(ch) for ch in root.children[1:]
+                                            if node_int_type(ch) is not None)])
+            root = strip(root.children[0])
+        got = self.local(root) if root is not None and root.kind == N.DECL_REF else None
         if got is not None and not self.uniform_struct(got[1], got[2]) and not (
                 self.values.get(got[0]) is _UNIFORM_OBJECT and not got[1].modified):
             inputs = dedupe([*inputs, *THREAD_SYMS])  # a member of a local struct
-        elif (not children or (base is not None and base.kind == K.CXX_THIS_EXPR.value)) \
-                and not self.uniform_this:
+        elif (root is None or root.kind == K.CXX_THIS_EXPR.value or (
+                root.kind == N.MEMBER_REF and not root.children)) and not self.uniform_this:
             # A member of the object a member function runs on (``base + i`` in
             # ``h.at(i)``): the object is not followed, and each thread may hold its own.
             inputs = dedupe([*inputs, *THREAD_SYMS])
         return Opaque(OpaqueKind.LOAD, f"value loaded from '{what}'", inputs, t)
 
-    def uniform_objects(self, params: list[Node], args: list[Node],
+    def uniform_objects(self, target: Function, params: list[Node], args: list[Node],
                         bound: dict[int, Value]) -> None:
         """Bind each struct parameter (by value or ``const &``) whose argument is a
         kernel's unwritten by-value parameter, or such a parameter of the caller, to
         :data:`_UNIFORM_OBJECT`: its members are the same in every lane where the callee
         does not write them either (``smem_elts(params)`` reading ``p.M``)."""
+        if not self.cast_free(target):
+            return
         for p, a in zip(params, args, strict=False):
             k = key_of(p.cursor)
             pk = canonical_kind(p.type)
@@ -4305,11 +4590,11 @@ class Executor:
                 continue
             if ty.is_reference_kind(pk):
                 target_type = ty.pointee(p.type)
-                if not target_type.is_const_qualified():
+                if not ty.is_const(target_type):
                     continue
             else:
                 target_type = p.type
-            if not ty.is_record(target_type.get_canonical()):
+            if not ty.is_record(ty.canonical(target_type)):
                 continue  # a struct or class only, not a scalar of a template's type
             arg = _uncast(a)
             ctor = arg.referenced if arg.kind == N.CALL else None
@@ -4326,12 +4611,33 @@ class Executor:
         every lane (:meth:`uniform_objects`'s arguments): ``params.rows()``."""
         callee = c.children[0] if c.children else None
         if callee is None or callee.kind != N.MEMBER_REF or len(callee.children) != 1 \
-                or not target.node.cursor.is_const_method():
+                or not target.node.cursor.is_const_method() or not self.cast_free(target):
             return False
         obj = _uncast(callee.children[0])
         got = self.local(obj) if obj.kind == N.DECL_REF else None
         return got is not None and (self.uniform_struct(got[1], got[2]) or (
             self.values.get(got[0]) is _UNIFORM_OBJECT and not got[1].modified))
+
+    def casts_const(self, definition: ci.Cursor) -> bool:
+        """A called function's definition holds a ``const_cast`` (a ``const`` method or a
+        ``const &`` parameter writing through it)."""
+        key = key_of(definition)
+        hit = self.untouched.get((key, -2))
+        if hit is None:
+            hit = any(c.kind == K.CXX_CONST_CAST_EXPR for c in definition.walk_preorder())
+            self.untouched[(key, -2)] = hit
+        return hit
+
+    def cast_free(self, target: Function) -> bool:
+        """``target`` has no ``const_cast`` (through which a ``const`` method or a
+        ``const &`` parameter may still write the object)."""
+        key = fn_key(target)
+        hit = self.untouched.get((key, -1))
+        if hit is None:
+            hit = target.body is None or not any(
+                n.kind == K.CXX_CONST_CAST_EXPR.value for n in self._subtree(target.body))
+            self.untouched[(key, -1)] = hit
+        return hit
 
     def uniform_struct(self, var: Var, ref: Node) -> bool:
         """``var`` is a kernel's parameter passed by value that the kernel never writes
@@ -4339,9 +4645,51 @@ class Executor:
         that may change it called): each lane holds the launch's copy, so its members
         are the same in every lane (``params.M``)."""
         fn = self.fn
-        return fn is not None and fn.is_kernel and var.is_param and not var.modified \
-            and not ty.is_reference_kind(canonical_kind(ref.type)) \
-            and not ty.is_pointer_kind(canonical_kind(ref.type))
+        if fn is None or not fn.is_kernel or not var.is_param or var.modified \
+                or ty.is_reference_kind(canonical_kind(ref.type)) \
+                or ty.is_pointer_kind(canonical_kind(ref.type)):
+            return False
+        target = ref.referenced if ref.kind == N.DECL_REF else None
+        return target is not None and self.untouched_object(fn, key_of(target))
+
+    def untouched_object(self, fn: Function, key: int) -> bool:
+        """No way the scanner does not see writes the object ``key`` of ``fn``: a
+        reference or structured binding made from it (``P &r = params``), a
+        ``const_cast``, an ``asm`` output naming it, a ``mutable`` member, a copy
+        constructor of its own (a by-value copy that may read the lane)."""
+        cache_key = (fn_key(fn), key)
+        hit = self.untouched.get(cache_key)
+        if hit is not None:
+            return hit
+        ok = True
+        record = None
+        assert fn.body is not None
+        def names_it(n: Node) -> bool:
+            return any(d.kind == N.DECL_REF and d.referenced is not None
+                       and key_of(d.referenced) == key for d in self._subtree(n))
+
+        for n in self._subtree(fn.body):
+            if n.kind == N.DECL_REF and n.referenced is not None \
+                    and key_of(n.referenced) == key and record is None:
+                record = ty.declaration(ty.canonical(n.type)) if n.type else None
+            called = n.referenced if n.kind == N.CALL else None
+            body = called.get_definition() if called is not None else None
+            if n.kind == K.CXX_CONST_CAST_EXPR.value \
+                    or (n.kind in (N.VAR_DECL, K.UNEXPOSED_DECL.value) and (
+                        ty.is_reference_kind(n.ckind) or n.kind != N.VAR_DECL)
+                        and names_it(n)) \
+                    or (n.kind == N.ASM and names_it(n)) \
+                    or (body is not None and self.casts_const(body)):
+                ok = False
+                break
+        if ok and record is not None:
+            ok = not any(
+                (m.kind == K.FIELD_DECL and m.is_mutable_field())
+                or (m.kind == K.CONSTRUCTOR and m.is_copy_constructor()
+                    and not m.is_default_method())
+                for m in record.get_children())
+        self.untouched[cache_key] = ok
+        return ok
 
     def decl_ref(self, c: Node) -> Expr:
         ref = c.referenced

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cudalint.model.proof import CaseMemo, _InsideEntry, _SampledEntry
@@ -55,6 +55,10 @@ class RunCaches:
     exits: list[_Exits] = field(default_factory=list)
     #: The last few offsets' cases inside their array (``proof._inside_cases``).
     inside: list[_InsideEntry] = field(default_factory=list)
+    #: The last few cases of paired loop values past _MAX_CASES slots, their repeats left
+    #: out (``proof._build_cases``): the accesses of a butterfly's swap share them.
+    paired: list[tuple[tuple[object, ...], list[Warp], list[Any]]] = field(
+        default_factory=list)
 
     MAX_PROOFS = 8192
     LANE_RANGES_KEPT = 8

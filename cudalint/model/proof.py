@@ -526,6 +526,8 @@ class _Joint(dict[str, dict[tuple[int, ...], list[int]]]):
     def __init__(self) -> None:
         super().__init__()
         self.groups: dict[tuple[str, ...], dict[tuple[int, ...], set[tuple[int, ...]]]] = {}
+        #: :func:`_combos`'s paired combinations, asked once per warp of each shape
+        self.combos: dict[tuple[object, ...], list[tuple[int, ...]]] = {}
 
 
 def _groups_key(sequences: Sequences) -> tuple[object, ...]:
@@ -583,18 +585,20 @@ def _combos(sequences: Sequences, loops: tuple[str, ...], shp: tuple[int, ...],
     if not loops:
         return [()]
     groups = sequences.groups if isinstance(sequences, _Joint) else {}
+    key: tuple[object, ...] = ()
+    if groups:
+        assert isinstance(sequences, _Joint)
+        key = (loops, tuple((id(sequences[n].get(shp)), len(sequences[n].get(shp, ())))
+                            for n in loops),
+               tuple((names, id(t.get(shp)), len(t.get(shp, ()))) for names, t in groups.items()))
+        made = sequences.combos.get(key)
+        if made is not None:
+            return made
     factors = _factors(sequences, loops, shp) if groups else None
     if factors is not None and len(factors) < len(loops):
-        places = [{v: i for i, v in enumerate(sequences[n][shp])} for n in loops]
-        out: list[tuple[int, ...]] = []
-        for parts in itertools.product(*(f[1] for f in factors)):
-            c = [0] * len(loops)
-            for (at, _), vals in zip(factors, parts, strict=True):
-                for i, v in zip(at, vals, strict=True):
-                    c[i] = v
-            out.append(tuple(c))
-        out.sort(key=lambda c: tuple(places[i].get(v, -1) for i, v in enumerate(c)))
-        return out
+        assert isinstance(sequences, _Joint)
+        made = sequences.combos[key] = _paired_combos(sequences, loops, shp, factors)
+        return made
     every = itertools.product(*(sequences[n][shp] for n in loops))
     groups = sequences.groups if isinstance(sequences, _Joint) else {}
     checks: list[tuple[Callable[[tuple[int, ...]], tuple[int, ...]], set[tuple[int, ...]]]] = []
@@ -616,6 +620,23 @@ def _combos(sequences: Sequences, loops: tuple[str, ...], shp: tuple[int, ...],
         return (c for c in every if c in whole)
     return (c for c in every if (whole is None or c in whole)
             and all(get(c) in allowed for get, allowed in checks))
+
+
+def _paired_combos(sequences: Sequences, loops: tuple[str, ...], shp: tuple[int, ...],
+                   factors: list[tuple[tuple[int, ...], list[tuple[int, ...]]]],
+                   ) -> list[tuple[int, ...]]:
+    """:func:`_combos` over independent ``factors`` (:func:`_factors`), in the order of
+    the full product."""
+    places = [{v: i for i, v in enumerate(sequences[n][shp])} for n in loops]
+    out: list[tuple[int, ...]] = []
+    for parts in itertools.product(*(f[1] for f in factors)):
+        c = [0] * len(loops)
+        for (at, _), vals in zip(factors, parts, strict=True):
+            for i, v in zip(at, vals, strict=True):
+                c[i] = v
+        out.append(tuple(c))
+    out.sort(key=lambda c: tuple(places[i].get(v, -1) for i, v in enumerate(c)))
+    return out
 
 #: How many enclosing loop variables an induction's start, step or bound may read, and
 #: how many of their value combinations are enumerated (:func:`_evaluable_inductions`).
@@ -657,15 +678,20 @@ def _evaluable_inductions(syms: set[Sym], warps: list[Warp],
         found: set[str] = set()
         tables: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
         names: tuple[str, ...] = ()
+        interned: dict[tuple[int, ...], list[int]] = {}
+        table_of: dict[frozenset[tuple[int, ...]], set[tuple[int, ...]]] = {}
         for shp in shapes:
             pairs: list[tuple[tuple[str, ...], list[tuple[int, ...]]]] = []
             seq = _nested_sequence(sym, (shp[0], shp[1], shp[2]), 0, present, found, pairs)
             if seq is None:
                 break
-            seqs[shp] = seq
+            # shapes with equal values share one list (and one table): _combos keeps
+            # its combinations per list, not per shape
+            seqs[shp] = interned.setdefault(tuple(seq), seq)
             if pairs:
                 names = pairs[0][0]
-                tables[shp] = set(pairs[0][1])
+                made = frozenset(pairs[0][1])
+                tables[shp] = table_of.setdefault(made, set(made))
         else:
             out[sym.name] = seqs
             if tables:
@@ -972,9 +998,9 @@ def _memo_cases(
     for (warp, lv), addrs in zip(frame.slots, per_slot, strict=True):
         if addrs.count(None) != len(addrs):  # some lane active
             cases.append(_Case(warp, lv, addrs))
-        if len(cases) > _MAX_CASES:
+        if len(cases) > _MAX_CASES and (p is None or len(cases) > _MAX_INSIDE_SLOTS):
             raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
-    return cases
+    return cases if len(cases) <= _MAX_CASES else _few_patterns(cases, p)
 
 
 class _CaseList(list[_Case]):
@@ -1335,6 +1361,22 @@ def _build_cases(
             affine = None
         if affine is not None:
             return affine
+    paired_key: tuple[object, ...] | None = None
+    if p is not None and isinstance(sequences, _Joint) and sequences.groups:
+        try:
+            paired_key = (offset, guard, loops, _groups_key(sequences), free, values, p,
+                          tuple(tuple(sorted((k, tuple(v)) for k, v in sequences[n].items()))
+                                for n in loops))
+            # equal warps (frozen values: another access's list of the same shapes)
+            hit = next((e for e in run.paired if e[0] == paired_key and len(e[1]) == len(
+                warps) and all(a is b or a == b for a, b in zip(e[1], warps, strict=True))),
+                None)
+        except RecursionError:
+            paired_key = hit = None
+        if hit is not None:
+            run.paired.remove(hit)
+            run.paired.append(hit)  # the most recently used last
+            return hit[2]
     params = (*LANE_PARAMS, *loops, *free)
     # The offset (and guard) compiled to one function per warp: the same values and
     # errors as compile_expr's per-lane functions, one call per warp (None: too deep);
@@ -1348,19 +1390,51 @@ def _build_cases(
         off = compile_expr(offset, params)
         grd = compile_expr(guard, params) if guard is not None else None
     cases: list[_Case] = []
+    # paired loop values under many assumed shapes: where neither the offset nor the guard
+    # reads the block's shape, a warp with another's thread indices and loop values (the
+    # shapes' sequences are shared lists, _evaluable_inductions) has its addresses
+    same_lanes: dict[tuple[object, ...], list[list[int | None]]] | None = None
+    read = {s_.name for s_ in free_symbols(offset) | (
+        free_symbols(guard) if guard is not None else set())}
+    axes = [i for i, n in enumerate(THREAD_IDX) if n in read]
+    if paired_key is not None and not read & set(BLOCK_DIM):
+        same_lanes = {}
     for warp in warps:
         check_budget()
         shp = _shape_of(warp)
         if shp is None:
             continue
-        for lv in _combos(sequences, loops, shp):
-            addrs = _lane_addresses(per_warp, off, grd, warp.lanes, lv, values)
+        combos = _combos(sequences, loops, shp)
+        known: list[list[int | None]] | None = None
+        made: list[list[int | None]] = []
+        if same_lanes is not None and isinstance(combos, list):  # a list kept in the _Joint
+            lanes_key = (tuple(None if ln is None else tuple(ln[i] for i in axes)
+                               for ln in warp.lanes), id(combos))
+            known = same_lanes.get(lanes_key)
+            if known is None:
+                same_lanes[lanes_key] = made
+        for at, lv in enumerate(combos):
+            if known is not None:
+                addrs = known[at]
+            else:
+                addrs = _lane_addresses(per_warp, off, grd, warp.lanes, lv, values)
+                made.append(addrs)
             if addrs.count(None) != len(addrs):  # some lane active
                 cases.append(_Case(warp, tuple(lv), addrs))
-            if len(cases) > _MAX_CASES:
+            if len(cases) > _MAX_CASES and (p is None or len(cases) > _MAX_INSIDE_SLOTS):
                 raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
-    return cases if p is None else _repeats_left_out(cases, p)
+    if p is None:
+        return cases
+    kept = _repeats_left_out(cases, p) if len(cases) <= _MAX_CASES else _few_patterns(cases, p)
+    if paired_key is not None:
+        if len(run.paired) >= _PAIRED_KEPT:
+            del run.paired[0]
+        run.paired.append((paired_key, list(warps), kept))
+    return kept
 
+
+#: Case lists of paired loop values a run keeps (RunCaches.paired).
+_PAIRED_KEPT = 8
 
 #: Slots visited, at most, where only the slots inside the array are cases
 #: (:func:`_inside_cases`: most of them are passed over after one guard evaluation and
@@ -1515,9 +1589,11 @@ def _inside_cases(
                 continue
             if addrs.count(None) != len(addrs):  # some lane active
                 cases.append(_Case(warp, lv, addrs))
-            if len(cases) > _MAX_CASES:
+            if len(cases) > _MAX_CASES and (p is None or len(cases) > _MAX_INSIDE_SLOTS):
                 raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
-    return cases if p is None else _repeats_left_out(cases, p)
+    if p is None:
+        return cases
+    return _repeats_left_out(cases, p) if len(cases) <= _MAX_CASES else _few_patterns(cases, p)
 
 
 def _repeats_left_out(cases: list[_Case], p: int) -> list[_Case]:
@@ -1541,6 +1617,18 @@ def _repeats_left_out(cases: list[_Case], p: int) -> list[_Case]:
     if len(kept) == len(cases):
         return cases
     return _CaseList(kept, len(cases), lambda: iter(slots))
+
+
+def _few_patterns(cases: list[_Case], p: int | None) -> list[_Case]:
+    """More than _MAX_CASES active slots (at most _MAX_INSIDE_SLOTS, what the paired loop
+    values of a butterfly make: every pair of a doubling and a halving counter, ``for (k
+    = 2; k <= n; k *= 2) for (j = k / 2; j > 0; j /= 2)``, in each warp of a 1024-thread
+    block): costed where their distinct patterns (:func:`_repeats_left_out`) are at most
+    _MAX_CASES, else too complex."""
+    kept = _repeats_left_out(cases, p) if p is not None else cases
+    if len(kept) > _MAX_CASES:
+        raise _TooComplex(f"more than {_MAX_CASES} warp and loop combinations")
+    return kept
 
 
 class _TooComplex(Exception):
@@ -2510,6 +2598,23 @@ def _slots(proof: _Proof, limit: int | None = None) -> int:
     return total
 
 
+def _deciding_syms(offset: Expr, guard: Expr | None, known: frozenset[str] | set[str],
+                   ) -> set[Sym]:
+    """The symbols the cases read: the offset's, and those of each guard conjunct that
+    :func:`_enumerate_loops` keeps. A conjunct that reads a value neither enumerated nor
+    a loop variable (``col < ncols_pad`` with ``ncols_pad`` a kernel argument) is left
+    out of the guard there (every lane is taken as active, and the guard note names the
+    value), so it does not stop the exact pairing of loop variables either. Asked only
+    where the offset reads a paired inner variable (``s[col ^ j]``): an access that
+    reads none of them is proved with them left free, as before, at no cost."""
+    out = set(free_symbols(offset))
+    for part in conjuncts(guard) if guard is not None else []:
+        syms = free_symbols(part)
+        if all(s.name in known for s in syms):
+            out |= syms
+    return out
+
+
 def _enumerate_loops(proof: _Proof) -> None:
     """The loop variables enumerated (their values per block shape), the guard's
     conjuncts each lane can evaluate, and the symbols left free."""
@@ -2523,7 +2628,10 @@ def _enumerate_loops(proof: _Proof) -> None:
         # is enumerated (the exact proof over them); else the inner one is left free,
         # as before
         known = ENUMERATED | set(sequences)
-        if proof.data is not None or any(s_.name not in known for s_ in all_syms):
+        read = {s_.name for s_ in free_symbols(offset)}
+        deciding = _deciding_syms(offset, guard, known) if any(
+            group[-1] in read for group in sequences.groups) else all_syms
+        if proof.data is not None or any(s_.name not in known for s_ in deciding):
             for group in sequences.groups:
                 sequences.pop(group[-1], None)
                 supersets.discard(group[-1])
