@@ -1,7 +1,7 @@
 """Per-line accuracy on real repositories, from committed H100 measurements.
 
 bench/accuracy/realworld/results/sm90_h100.jsonl holds what the H100 measured per
-CUDA line of 48 programs from six public repositories; results/ir/ the IR
+CUDA line of 69 programs from eight public repositories; results/ir/ the IR
 cudalint's frontend extracts from those repositories (snapshot.py: derived facts,
 not their code, which CI cannot fetch). This test replays the model and rules on
 that IR and scores every measured line (score.py): a line found, or proved clean,
