@@ -4575,6 +4575,21 @@ class Executor:
             inputs = dedupe([*inputs, *THREAD_SYMS])
         return Opaque(OpaqueKind.LOAD, f"value loaded from '{what}'", inputs, t)
 
+    def constant_only(self, var: Var, key: int) -> bool:
+        """A local that is no integer, not address-taken, whose initializer and every
+        value assigned to it read only literals and the local itself (``float j = -3;
+        ... j++``): each lane computes the same values in the same order."""
+        if var.address_taken or var.init is None or self.asm_writers(key):
+            return False
+        for n in (var.init, *var.writes):
+            for d in self._subtree(n):
+                if d.kind == N.DECL_REF and (d.referenced is None
+                                             or key_of(d.referenced) != key):
+                    return False
+                if d.kind in (N.CALL, N.MEMBER_REF, N.ARRAY_SUBSCRIPT, N.ASM):
+                    return False
+        return True
+
     def uniform_objects(self, target: Function, params: list[Node], args: list[Node],
                         bound: dict[int, Value]) -> None:
         """Bind each struct parameter (by value or ``const &``) whose argument is a
@@ -4727,6 +4742,10 @@ class Executor:
             # an integer (``float f = threadIdx.x * 32.0f``) may differ between lanes.
             if rk == K.PARM_DECL and self.fn is not None and self.fn.is_kernel:
                 return _about(OpaqueKind.NOT_INTEGER, name, "is not an integer")
+            if rk == K.VAR_DECL and self.constant_only(var, k):
+                # ``for (float i = -R; i <= R; i++)``: set from constants only, the
+                # same in every lane (its own value aside)
+                return _about(OpaqueKind.VARIABLE, name, "is not an integer", (Const(0, INT),))
             return _about(OpaqueKind.VARIABLE, name, "is not an integer")
         if var.address_taken:
             # written through its pointer anywhere, by each lane its own way (``if (tid >
