@@ -4609,9 +4609,13 @@ class Executor:
                     continue
             else:
                 target_type = p.type
-            if not ty.is_record(ty.canonical(target_type)):
-                continue  # a struct or class only, not a scalar of a template's type
             arg = _uncast(a)
+            record = ty.is_record(ty.canonical(target_type)) or (
+                # ``const Params &`` of ``template <typename Params>``: the argument's
+                ty.is_dependent_kind(canonical_kind(target_type)) and arg.type is not None
+                and ty.is_record(ty.canonical(arg.type)))
+            if not record:
+                continue  # a struct or class only, not a scalar of a template's type
             ctor = arg.referenced if arg.kind == N.CALL else None
             if ctor is not None and ctor.kind == K.CONSTRUCTOR and len(arg.children) == 1 \
                     and (ctor.is_copy_constructor() or ctor.is_move_constructor()):
