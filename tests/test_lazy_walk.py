@@ -37,8 +37,13 @@ int main(int argc, char **argv) {
 """
 
 
-def walked(tmp_path: pathlib.Path, src: str, lazy: bool, monkeypatch: pytest.MonkeyPatch,
-           options: Options | None = None) -> tuple[TranslationUnit, set[str]]:
+def walked(
+    tmp_path: pathlib.Path,
+    src: str,
+    lazy: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    options: Options | None = None,
+) -> tuple[TranslationUnit, set[str]]:
     """The unit and the names of the host functions whose bodies were built."""
     built: set[str] = set()
     real = walker._LazyBody._build
@@ -55,12 +60,16 @@ def walked(tmp_path: pathlib.Path, src: str, lazy: bool, monkeypatch: pytest.Mon
 
 
 def test_the_lazy_walk_builds_only_the_host_functions_a_launch_reads(
-        tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lazy, built = walked(tmp_path, SOURCE, True, monkeypatch)
     eager, _ = walked(tmp_path, SOURCE, False, monkeypatch)
     assert lazy == eager
     assert {(x.kernel, x.block) for x in lazy.launches} == {
-        ("k1", (64, 1, 1)), ("k1", (128, 1, 1)), ("k2", (128, 1, 1))}
+        ("k1", (64, 1, 1)),
+        ("k1", (128, 1, 1)),
+        ("k2", (128, 1, 1)),
+    }
     # the launching functions, their callers (main, twice) and what main runs before
     # a launch (parse_args, for its value); not unrelated, nor report, called after
     # the last launch
@@ -69,25 +78,30 @@ def test_the_lazy_walk_builds_only_the_host_functions_a_launch_reads(
 
 
 def test_a_value_a_launch_reads_builds_its_host_function(
-        tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     src = SOURCE.replace("run2(out, 128);", "run2(out, block_of(argc));").replace(
-        "void unrelated(void)", "int block_of(int argc) { return argc > 100 ? 64 : 32; }\n"
-                                "void unrelated(void)")
+        "void unrelated(void)",
+        "int block_of(int argc) { return argc > 100 ? 64 : 32; }\nvoid unrelated(void)",
+    )
     lazy, built = walked(tmp_path, src, True, monkeypatch)
     eager, _ = walked(tmp_path, src, False, monkeypatch)
     assert lazy == eager
     assert "block_of" in built and "unrelated" not in built and "report" not in built
 
 
-@pytest.mark.parametrize("change", [
-    # a -D value that names something, a token-pasting macro, an #include in a body
-    ("options", Options(defines=("RUN=run1",))),
-    ("source", "#define CAT(a, b) a##b\n"),
-    ("source", "void from_file(void) {\n#include \"nothing.h\"\n}\n"),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        # a -D value that names something, a token-pasting macro, an #include in a body
+        ("options", Options(defines=("RUN=run1",))),
+        ("source", "#define CAT(a, b) a##b\n"),
+        ("source", 'void from_file(void) {\n#include "nothing.h"\n}\n'),
+    ],
+)
 def test_where_the_text_cannot_tell_every_host_function_is_followed(
-        tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch,
-        change: tuple[str, Any]) -> None:
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, change: tuple[str, Any]
+) -> None:
     (tmp_path / "nothing.h").write_text("")
     src = SOURCE + change[1] if change[0] == "source" else SOURCE
     options = change[1] if change[0] == "options" else None
@@ -98,7 +112,8 @@ def test_where_the_text_cannot_tell_every_host_function_is_followed(
 
 
 def test_a_lazy_scan_that_fails_walks_again_eagerly(
-        tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = walker.Walker.scan_function
     walks: list[bool] = []
 
@@ -122,7 +137,8 @@ def test_a_lazy_scan_that_fails_walks_again_eagerly(
 
 
 def test_the_walk_pauses_the_collector_and_turns_it_back_on(
-        tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import gc
 
     seen: list[bool] = []
