@@ -1656,30 +1656,16 @@ class Executor:
         """``e`` with each variable that an ``if`` gave a value under a condition
         (:attr:`defined_under`) replaced by that value where the same condition guards
         this point (``if (tid < n) p = f(tid); ... if (tid < n) s[p] = v;``): the
-        condition's value is the same expression, so its inputs have not changed, and no
-        shared memory it reads has been stored to since."""
+        condition reads only the thread index, the kernel's symbols and constants
+        (:meth:`_define_under`), so the same expression is the same value."""
         if not self.defined_under:
             return e
         for o in [x for x in walk(e) if isinstance(x, Opaque) and x in self.defined_under]:
-            for cond, value, emitted in self.defined_under[o]:
-                if any(g == cond for g in self.guards) \
-                        and not self._stored_since(cond, emitted):
+            for cond, value, _ in self.defined_under[o]:
+                if any(g == cond for g in self.guards):
                     e = fold(substitute(e, o, value))
                     break
         return e
-
-    def _stored_since(self, cond: Expr, emitted: int) -> bool:
-        """An access emitted since the ``emitted``-th stores to memory that ``cond``
-        loads (named in its loads' reasons: ``value loaded from 'len'``)."""
-        loads = [x for x in walk(cond) if isinstance(x, Opaque) and x.kind is OpaqueKind.LOAD]
-        if not loads:
-            return False
-        named = [re.match(r"value loaded from '([^']*)'$", x.reason) for x in loads]
-        stores = [a for a in self.accesses[emitted:] if a.kind != "load"]
-        if not all(named):  # through a pointer: any store may change it
-            return bool(stores)
-        loaded = {m.group(1) for m in named if m}
-        return any(a.array_name in loaded for a in stores)
 
     def atomic_fields(self, kind: str, value_type: ci.Type) -> dict[str, Any]:
         if kind != "atomic" or self.atomic is None:
