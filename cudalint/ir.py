@@ -268,6 +268,20 @@ def walk(expr: Expr) -> Iterator[Expr]:
             stack.extend(reversed(x.inputs))
 
 
+def may_differ(expr: Expr, warp_uniform: frozenset[str] = frozenset()) -> bool:
+    """Whether ``expr`` may differ between the lanes of a warp, by :class:`OpaqueKind`'s
+    contract: it reads a lane-dependent symbol (but the thread indices ``warp_uniform``
+    names, which the block shape makes one value per warp), or an opaque value without
+    known inputs whose kind is not uniform without them (it may read the thread index)."""
+    for x in walk(expr):
+        if isinstance(x, Sym):
+            if x.lane_dependent and x.name not in warp_uniform:
+                return True
+        elif isinstance(x, Opaque) and not x.inputs and not x.kind.uniform_without_inputs:
+            return True
+    return False
+
+
 def substitute(expr: Expr, old: Expr, new: Expr) -> Expr:
     """``expr`` with every node equal to ``old`` replaced by ``new``, Opaque inputs
     included; ``expr`` itself (``is``) where nothing is replaced."""

@@ -124,6 +124,7 @@ from cudalint.ir import (
     Sym,
     Unary,
     UnaryOp,
+    may_differ,
     substitute,
     walk,
 )
@@ -199,30 +200,6 @@ def _register_asm_api() -> bool:
 
 
 _asm_api: list[bool] = []
-
-
-def _may_differ(e: Expr) -> bool:
-    """Whether ``e`` may differ between lanes, by the IR's contract (``OpaqueKind``): an
-    opaque value without known inputs may read the thread index itself unless its kind
-    is one of ``UNIFORM_WITHOUT_INPUTS`` (the model's ``_is_lane_dependent``). Stricter
-    than ``closed_forms.lane_dependent``, which takes such a value for uniform."""
-    stack: list[Expr] = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Sym):
-            if x.lane_dependent:
-                return True
-        elif isinstance(x, Opaque):
-            if not x.inputs and not x.kind.uniform_without_inputs:
-                return True
-            stack.extend(x.inputs)
-        elif isinstance(x, Unary | Cast):
-            stack.append(x.operand)
-        elif isinstance(x, Binary):
-            stack.extend((x.lhs, x.rhs))
-        elif isinstance(x, Select):
-            stack.extend((x.cond, x.then, x.other))
-    return False
 
 
 def _uncast(n: Node) -> Node:
@@ -864,7 +841,7 @@ class Executor:
         for w, base in zip(self.switch_writes, self.switch_bases, strict=True):
             # a write some lanes of the switch skip (under a lane condition inside it)
             # leaves lanes apart: recorded as a value that may differ (None)
-            apart = any(_may_differ(g) for g in self.guards[base:])
+            apart = any(may_differ(g) for g in self.guards[base:])
             w.setdefault(key, []).append(None if apart else value)
         if value is None:
             self.values.pop(key, None)
@@ -882,7 +859,7 @@ class Executor:
             if key in p.diverged:
                 continue
             for g in guards[p.base:]:
-                if _may_differ(g):
+                if may_differ(g):
                     p.left.add(key)
                     if id(g) not in self.exit_guards:
                         p.diverged.add(key)
@@ -2408,19 +2385,19 @@ class Executor:
                 end = self.values.get(k)
                 apart = k in this.diverged or jumps
                 if isinstance(v, Opaque) and isinstance(end, Expr) and \
-                        (apart or _may_differ(end)) and not _may_differ(v):
+                        (apart or may_differ(end)) and not may_differ(v):
                     entry[k] = replace(v, inputs=dedupe([*v.inputs, *THREAD_SYMS]))
                     changed = True
                 elif isinstance(v, Ptr) and isinstance(end, Ptr) and \
-                        (apart or _may_differ(end.offset)) and \
-                        not _may_differ(v.offset):
+                        (apart or may_differ(end.offset)) and \
+                        not may_differ(v.offset):
                     assert isinstance(v.offset, Opaque)
                     entry[k] = Ptr(v.array, v.decl, replace(
                         v.offset, inputs=dedupe([*v.offset.inputs, *THREAD_SYMS]), type=LONG),
                         v.pointee, v.unknown)
                     changed = True
                 elif jumps and isinstance(v, Expr) and not isinstance(v, Opaque) \
-                        and not _may_differ(v):
+                        and not may_differ(v):
                     entry[k] = _about(OpaqueKind.BRANCH, self.var_name(k), _CONTROL_FLOW,
                                       THREAD_SYMS, v.type)
                     changed = True
@@ -2547,7 +2524,7 @@ class Executor:
             self.flush()
             if lane_dependent(c):
                 self.guards = (*self.guards, c)
-            lane_exit = _may_differ(c)
+            lane_exit = may_differ(c)
         this = _Pass(len(self.guards))
         self.passes.append(this)
         self.breakables.append(True)
@@ -2562,12 +2539,12 @@ class Executor:
                 self.scan(cond, LOAD)
                 c = self.truth(cond)
                 self.flush()
-                lane_exit = lane_exit or _may_differ(c)
+                lane_exit = lane_exit or may_differ(c)
         finally:
             self.passes.pop()
             self.breakables.pop()
         brk = body_exits.brk
-        this.lane_exit = lane_exit or (brk is not None and _may_differ(brk))
+        this.lane_exit = lane_exit or (brk is not None and may_differ(brk))
         self.last_pass = this
         return body_exits
 

@@ -111,7 +111,9 @@ _NO_UNIFORMS = _Separable()
 
 
 def _is_lane_dependent(expr: Expr, warp_uniform: frozenset[str] = frozenset()) -> bool:
-    """Whether the value may differ between lanes. An opaque value with no known inputs
+    """Whether the value may differ between lanes (``ir.may_differ``, here with the
+    symbols from the cached ``free_symbols`` first: this is on the proofs' hot path).
+    An opaque value with no known inputs
     (an unresolved call, a method of an unmodelled object) may: it could read the
     thread index itself, so it is never taken for a uniform one; only the kinds that
     cannot (a load from an address no lane part enters, a size, a literal, a value that is
