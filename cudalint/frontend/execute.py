@@ -1155,6 +1155,13 @@ class Executor:
             got = self.local(n)
             if got is not None:
                 v = self.values.get(got[0])
+                if isinstance(v, Ptr) and got[1].address_taken and not lane_dependent(v.offset):
+                    # a pointer written through its address or a reference (``adv(p)``
+                    # with ``void adv(float *&p)``, ``float **pp = &p``), by each lane
+                    # its own way: its array, at an offset that may differ between lanes
+                    return Ptr(v.array, v.decl, _about(
+                        OpaqueKind.VARIABLE, got[1].name, "has its address taken",
+                        dedupe([v.offset, *THREAD_SYMS]), LONG), v.pointee, v.unknown)
                 if isinstance(v, Ptr):
                     return v
                 return None

@@ -1807,7 +1807,8 @@ class _Scanner:
             init = exprs[-1] if exprs else None
         var = Var(c.spelling, init, loop_var=loop_var)
         self.fn.vars[key_of(c.cursor)] = var
-        if init is not None and ty.is_reference_kind(c.ckind) and node_int_type(init) is not None:
+        if init is not None and ty.is_reference_kind(c.ckind) and (
+                node_int_type(init) is not None or ty.is_pointer_kind(strip(init).ckind)):
             # ``unsigned &r = i;``: r and i are one variable; a write to either changes
             # both, which the values kept per name do not follow
             var.address_taken = True
