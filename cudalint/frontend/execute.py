@@ -2157,9 +2157,13 @@ class Executor:
     def _collect_writes(self, n: Node, out: set[int]) -> None:
         target = self._write_target(n)
         if target is not None:
-            got = self.local(target)
-            if got is not None:
-                out.add(got[0])
+            t = strip(target)
+            arms = t.children[1:] if t.kind == N.CONDITIONAL and len(t.children) == 3 \
+                else [target]  # ``(c ? x : y) = v`` writes one of the two
+            for arm in arms:
+                got = self.local(arm)
+                if got is not None:
+                    out.add(got[0])
         for ch in n.children:
             self._collect_writes(ch, out)
 
@@ -3247,6 +3251,36 @@ class Executor:
         bound = self.env.types.get(ty.bare_spelling(t))
         return _INT_SPELLINGS.get(" ".join(bound[0].split())) if bound is not None else None
 
+    def conditional_write(self, target: Node, rhs: Node | None, op: BinaryOp | None) -> None:
+        """``(c ? x : y) = v`` (or ``op=``, ``++``): ``x`` where ``c`` holds, ``y``
+        elsewhere; each becomes a value of control flow whose inputs are the condition,
+        the value written (for a plain ``=`` of an integer) and its old value; a pointer
+        arm is lost."""
+        c = self.truth(target.children[0])
+        if isinstance(c, Const):  # decided at compile time: a write to that arm
+            self.queue_write(target.children[1 if c.value else 2], rhs, op)
+            return
+        new = self.expr(rhs) if rhs is not None and node_int_type(rhs) is not None else None
+        for arm in target.children[1:]:
+            got = self.local(arm)
+            if got is None:
+                continue
+            k = got[0]
+            self.note_write(k)
+            old = self.values.get(k)
+            if isinstance(old, Ptr) or ty.is_pointer_kind(canonical_kind(got[2].type)):
+                self.pending.append((k, None))
+                continue
+            t = self.itype(got[2].type)
+            if t is None:
+                continue
+            parts = [c, *([old] if isinstance(old, Expr) else []),
+                     *([new] if new is not None else THREAD_SYMS)]
+            # constants only: the same in every lane (an opaque value without inputs may
+            # read the thread index)
+            self.pending.append((k, _about(OpaqueKind.BRANCH, self.var_name(k), _CONTROL_FLOW,
+                                           dedupe(parts) or (Const(0, INT),), t)))
+
     def one_arm(self, first: int, cond: Expr) -> None:
         """The writes queued from ``first`` on happen only where ``cond`` (or its negation)
         holds: each becomes a value of control flow whose inputs are the condition, the
@@ -3267,6 +3301,10 @@ class Executor:
     def queue_write(self, target: Node, rhs: Node | None, op: BinaryOp | None) -> None:
         """Queue the write of ``rhs`` (``op`` None) or of ``old op rhs`` (``op``; ``rhs``
         None: ``old op 1``, an increment) to the local ``target``."""
+        t = strip(target)
+        if t.kind == N.CONDITIONAL and len(t.children) == 3:
+            self.conditional_write(t, rhs, op)
+            return
         got = self.local(target)
         if got is None:
             return

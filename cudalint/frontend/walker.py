@@ -1718,6 +1718,11 @@ class _Scanner:
     def mark_write(self, target: Node, rhs: Node | None, loop: int,
                    address: bool = False) -> None:
         t = strip(target)
+        if t.kind == N.CONDITIONAL and len(t.children) == 3:
+            # ``(c ? x : y) = v`` writes one of the two
+            for arm in t.children[1:]:
+                self.mark_write(arm, rhs, loop, address)
+            return
         while t.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT):
             children = t.children
             if not children:
