@@ -106,6 +106,23 @@ class Induction:
     index: bool = False
 
 
+def next_value(op: InductionOp, v: int, step: int) -> int:
+    """A counter's value after one step, ``v op step`` (C's truncating division); ``v``
+    itself where the step is undefined (a division by 0, a shift past 63 bits), which a
+    caller enumerating the values takes for no progress."""
+    if op == "+":
+        return v + step
+    if op == "-":
+        return v - step
+    if op == "*":
+        return v * step
+    if op == "/":
+        return int(v / step) if step else v
+    if not 0 <= step < 64:
+        return v
+    return v << step if op == "<<" else v >> step
+
+
 @dataclass(frozen=True)
 class Unary:
     """``op operand``. ``popc``, ``clz``, ``ffs`` and ``brev`` are CUDA's ``__popc``,

@@ -25,6 +25,7 @@ from cudalint.ir import (
     Select,
     Sym,
     Unary,
+    next_value,
     walk,
 )
 
@@ -268,18 +269,7 @@ def const_values(d: Induction, t: IntType, limit: int = MAX_STOP_VALUES) -> list
         if not lo <= v <= hi or len(out) >= limit:
             return None
         out.append(v)
-        if d.op == "+":
-            nv = v + s
-        elif d.op == "-":
-            nv = v - s
-        elif d.op == "*":
-            nv = v * s
-        elif d.op == "/":
-            nv = int(v / s) if s else v
-        elif d.op == "<<":
-            nv = v << s if 0 <= s < 64 else v
-        else:
-            nv = v >> s if 0 <= s < 64 else v
+        nv = next_value(d.op, v, s)
         if nv == v:
             return None
         v = nv

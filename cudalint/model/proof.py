@@ -49,6 +49,7 @@ from cudalint.ir import (
     SharedArray,
     Sym,
     Unary,
+    next_value,
 )
 from cudalint.model.arch import Arch
 from cudalint.model.banks import AtomicForm, period, warp_cost
@@ -467,20 +468,7 @@ def _sequence(ind: Sym, shape: tuple[int, int, int],
         values.append(v)
         if len(values) > _MAX_ITERATIONS:
             return None
-        if d.op == "+":
-            nv = v + step
-        elif d.op == "-":
-            nv = v - step
-        elif d.op == "*":
-            nv = v * step
-        elif d.op == "/":
-            if step == 0:
-                return None
-            nv = int(v / step)
-        elif d.op == "<<":
-            nv = v << step if 0 <= step < 64 else v
-        else:
-            nv = v >> step if 0 <= step < 64 else v
+        nv = next_value(d.op, v, step)
         if nv == v:
             return None  # no progress: not a loop we can enumerate
         v = nv
