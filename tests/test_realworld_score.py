@@ -152,3 +152,65 @@ def test_call_line_clean_is_not_a_false_alarm() -> None:
     measured[("r", "f.cu", 9, "k")] = _measured(1.0, ["LDS"])
     res = {(ln["line"]): ln["outcome"] for ln in score.score(measured, {"r": [clean]})["lines"]}
     assert res == {9: "correct", 3: "missed"}
+
+
+def test_each_call_of_a_helper_is_scored_on_its_own() -> None:
+    """ncu sums every inlined call of a helper on the helper's line; measure.py splits
+    the rows by the calls they were inlined through (`site`) and each is scored against
+    cudalint's records made through that call: a clean call and a conflicted one of one
+    store helper (YHs's `sts128`) are both right, where the line's sum was a false alarm."""
+    rows = [
+        {
+            "repo": "r",
+            "file": "f.cu",
+            "line": 3,
+            "kernel": "k(float *)",
+            "program": "p",
+            "args": [],
+            "launch": 0,
+            "block": [256, 1, 1],
+            "op": "STS.128",
+            "site": site,
+            "instructions": n,
+            "wavefronts": n * wf,
+            "ideal": n * 4,
+        }
+        for site, n, wf in (("f.cu:20", 512, 4), ("f.cu:30 < f.cu:40", 16, 8))
+    ]
+    measured = score.measured_lines(rows)
+    assert sorted(k[4] for k in measured) == ["f.cu:20", "f.cu:30 < f.cu:40"]
+    clean = _record(3, 3, "store", 4, called_at=[{"file": "f.cu", "line": 20, "column": 1}])
+    clean["ideal_wavefronts"] = 4
+    two_way = _record(
+        3,
+        3,
+        "store",
+        8,
+        called_at=[
+            {"file": "f.cu", "line": 30, "column": 1},
+            {"file": "f.cu", "line": 40, "column": 1},
+        ],
+    )
+    two_way["ideal_wavefronts"] = 4
+    res = score.score(measured, {"r": [clean, two_way]})["lines"]
+    assert {ln["site"]: ln["outcome"] for ln in res} == {
+        "f.cu:20": "correct",
+        "f.cu:30 < f.cu:40": "found",
+    }
+    assert all(ln["exact_ok"] for ln in res)
+    # no record through a measured call: missing, not the other call's conflict
+    res = score.score(measured, {"r": [two_way]})["lines"]
+    assert {ln["site"]: ln["outcome"] for ln in res} == {
+        "f.cu:20": "missing",
+        "f.cu:30 < f.cu:40": "found",
+    }
+    # a helper analysed as its own unit (no call) describes every call
+    own = _record(3, 3, "store", 4)
+    own["ideal_wavefronts"] = 4
+    res = score.score(measured, {"r": [own]})["lines"]
+    assert {ln["site"]: ln["outcome"] for ln in res} == {
+        "f.cu:20": "correct",
+        "f.cu:30 < f.cu:40": "missed",
+    }
+    keys = {score.line_key(ln) for ln in res}
+    assert keys == {"r|f.cu|3|k|f.cu:20", "r|f.cu|3|k|f.cu:30 < f.cu:40"}

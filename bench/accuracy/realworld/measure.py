@@ -24,7 +24,10 @@ For every program of programs.json (and each of its argument lists):
    or a shared opcode;
 4. writes DIR/rows.jsonl: one row per launch x CUDA file:line x SASS opcode with
    `instructions` (warp-level executions), `wavefronts` and `ideal` (sums over
-   the launch), and DIR/log.json (tool versions, commands, errors).
+   the launch), and DIR/log.json (tool versions, commands, errors). A row of a
+   helper of the repository inlined into a kernel carries `site`, the chain of
+   calls (innermost first, `file:line < file:line`) it was inlined through, from
+   the build's `nvdisasm -gi` line table: each call of the helper is its own row.
 """
 
 from __future__ import annotations
@@ -244,26 +247,37 @@ def measure_run(prog: dict[str, Any], args: list[str], exe: Path, src_root: Path
                 if wf <= 0 and not op.startswith(SHARED_OPS):
                     continue
                 f, line, via = os.path.normpath(r.file), r.line, ""
+                try:
+                    off = int(r.cells.get("Address", "").strip(), 16) - base
+                except ValueError:
+                    off = -1
+                frames = func.get(off, [])
+                if frames and (Path(frames[0][0]).name != Path(f).name or frames[0][1] != line):
+                    frames = []  # the chain does not describe this row: no call sites
+                rest = frames[1:]
                 if not f.startswith(prefix):
                     # inlined from a toolkit header (atomicAdd, wmma, cuda::memcpy_async):
                     # the cost belongs to the innermost frame in the repository
-                    try:
-                        off = int(r.cells.get("Address", "").strip(), 16) - base
-                    except ValueError:
-                        off = -1
-                    for cf, cl in func.get(off, [])[1:]:
+                    for i, (cf, cl) in enumerate(frames[1:], 1):
                         cf = os.path.normpath(cf)
                         if cf.startswith(prefix):
                             via = f"{Path(f).name}:{line}"
-                            f, line = cf, cl
+                            f, line, rest = cf, cl, frames[i + 1:]
                             break
+                # the calls (innermost first) through which a helper of the repository
+                # was inlined: ncu sums every call's instructions on the helper's line
+                site = " < ".join(
+                    f"{os.path.normpath(cf)[len(prefix):]}:{cl}" for cf, cl in rest
+                    if os.path.normpath(cf).startswith(prefix))
                 f = f[len(prefix):] if f.startswith(prefix) else f
-                a = agg.setdefault((f, line, op, via), [0.0, 0.0, 0.0])
+                a = agg.setdefault((f, line, op, via, site), [0.0, 0.0, 0.0])
                 a[0] += ex_
                 a[1] += wf
                 a[2] += ideal
-        for (f, line, op, via), (ex_, wf, ideal) in sorted(agg.items()):
+        for (f, line, op, via, site), (ex_, wf, ideal) in sorted(agg.items()):
             extra = {"via": via} if via else {}
+            if site:
+                extra["site"] = site
             rows.append({**extra,
                 "repo": prog["repo"], "program": prog["id"], "args": args,
                 "kernel": launch.get("Kernel Name", ""), "launch": i,

@@ -28,6 +28,12 @@ scored (the conflicting instructions may be on the helper's lines), while one
 measured conflicted is found or missed as usual. Its verdict: *conflicted* if any record has
 more wavefronts than ideal, *unknown* if a record is unknown and none is
 conflicted, *clean* otherwise, *missing* without any record.
+
+A helper of the repository inlined into a kernel through several calls is measured
+per call (measure.py's `site`: the chain of calls, innermost first), and each
+(line, kernel, call chain) is a unit of its own, scored against cudalint's records
+made through that call (`called_at`): ncu's line sum of a clean call and a
+conflicted one is neither.
 """
 
 from __future__ import annotations
@@ -116,14 +122,16 @@ def load_rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()]
 
 
-def measured_lines(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, int, str], dict[str, Any]]:
-    """(repo, file, line, kernel) -> the worst launch's totals and per-op costs."""
+def measured_lines(rows: Iterable[dict[str, Any]]) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """(repo, file, line, kernel, site) -> the worst launch's totals and per-op costs.
+    `site`: the calls a repository helper's line was inlined through (measure.py's
+    `site`, innermost first), "" for a kernel's own line or a row measured without it."""
     per_launch: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        k = (r["repo"], r["file"], r["line"], kernel_base(r["kernel"]), r["program"],
-             tuple(r["args"]), r["launch"])
+        k = (r["repo"], r["file"], r["line"], kernel_base(r["kernel"]), r.get("site", ""),
+             r["program"], tuple(r["args"]), r["launch"])
         per_launch[k].append(r)
-    out: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
     for k, ops in per_launch.items():
         w = sum(o["wavefronts"] for o in ops)
         i = sum(o["ideal"] for o in ops)
@@ -140,7 +148,7 @@ def measured_lines(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str, int, 
                 "targs": template_args(ops[0]["kernel"]),
                 "block": ops[0]["block"], "kernel": ops[0]["kernel"], "program": ops[0]["program"],
                 "args": ops[0]["args"], "ops": sorted({o["op"] for o in ops})}
-        key = k[:4]
+        key = k[:5]
         prev = out.get(key)
         if prev is None or cand["ratio"] > prev["ratio"]:
             if prev is not None:
@@ -214,7 +222,27 @@ def predict(records: list[dict[str, Any]]) -> dict[str, Any]:
             "block": worst.get("block_dim") if worst else None}
 
 
-def score(measured: dict[tuple[str, str, int, str], dict[str, Any]],
+def call_chain(record: dict[str, Any]) -> str:
+    """A record's `called_at` in measure.py's `site` form."""
+    return " < ".join(f"{c['file']}:{c['line']}" for c in record.get("called_at") or [])
+
+
+def of_site(recs: list[dict[str, Any]], site: str) -> list[dict[str, Any]]:
+    """The records of a helper's line made through the calls `site` names: the whole
+    chain, else the innermost call (cudalint may know calls outside the repository's
+    measured frames); where none matches, only records made without a call (a helper
+    analysed as its own unit): another call's records do not describe this one."""
+    if not site:
+        return recs
+    exact = [r for r in recs if call_chain(r) == site]
+    if exact:
+        return exact
+    inner = site.split(" < ")[0]
+    first = [r for r in recs if call_chain(r).split(" < ")[0] == inner]
+    return first or [r for r in recs if not r.get("called_at")]
+
+
+def score(measured: dict[tuple[Any, ...], dict[str, Any]],
           accesses: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """Compare; `accesses` maps a repository to cudalint's access records (file relative to its root)."""
     by_line: dict[tuple[str, str, int], list[dict[str, Any]]] = defaultdict(list)
@@ -232,11 +260,14 @@ def score(measured: dict[tuple[str, str, int, str], dict[str, Any]],
             if calls:
                 by_call[(repo, calls[0]["file"], calls[0]["line"])].append(r)
     lines = []
-    for (repo, file, line, kern), m in sorted(measured.items()):
+    for key, m in sorted(measured.items()):
+        repo, file, line, kern = key[:4]
+        site = key[4] if len(key) > 4 else ""
         mv = verdict_measured(m["ratio"])
         recs = by_line.get((repo, file, line), [])
         if not recs:
             recs = statement_records(by_span.get((repo, file), []), line, m["ops"])
+        recs = of_site(recs, site)
         via_call = False
         if not recs:
             # ncu put the inlined helper's instructions on the call's line
@@ -262,7 +293,7 @@ def score(measured: dict[tuple[str, str, int, str], dict[str, Any]],
         exact_ok = None
         if m["exact"] is not None and p.get("exact") is not None and outcome != "not-scored":
             exact_ok = tuple(p["exact"]) == tuple(m["exact"])
-        lines.append({"repo": repo, "file": file, "line": line, "kernel": kern,
+        lines.append({"repo": repo, "file": file, "line": line, "kernel": kern, "site": site,
                       "measured": mv, "ratio": round(m["ratio"], 3), "measured_exact": m["exact"],
                       "block": m["block"], "ops": m["ops"], "predicted": p["verdict"],
                       "predicted_exact": p.get("exact"), "status": p.get("status"),
@@ -288,7 +319,7 @@ def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def score_cuxray(measured: dict[tuple[str, str, int, str], dict[str, Any]],
+def score_cuxray(measured: dict[tuple[Any, ...], dict[str, Any]],
                  cux: list[dict[str, Any]]) -> dict[str, Any]:
     """The same lines scored for cuxray's verdicts (cuxray_score.py's output, which
     ran cuxray with each measured launch's block shape)."""
@@ -298,7 +329,7 @@ def score_cuxray(measured: dict[tuple[str, str, int, str], dict[str, Any]],
     lines = []
     for key, m in sorted(measured.items()):
         mv = verdict_measured(m["ratio"])
-        rs = by_unit.get(key, [])
+        rs = by_unit.get(key[:4], [])
         vs = {r["verdict"] for r in rs}
         v = ("conflicted" if "conflicted" in vs else "unknown" if "unknown" in vs or "error" in vs
              else "clean" if "clean" in vs else "missing")
@@ -313,7 +344,7 @@ def score_cuxray(measured: dict[tuple[str, str, int, str], dict[str, Any]],
         if m["exact"] is not None and same and outcome != "not-scored":
             exact_ok = (same[0]["wavefronts"], same[0]["ideal"]) == tuple(m["exact"])
         lines.append({"repo": key[0], "file": key[1], "line": key[2], "kernel": key[3],
-                      "measured": mv, "predicted": v, "outcome": outcome, "exact_ok": exact_ok})
+                      "site": key[4] if len(key) > 4 else "", "measured": mv, "predicted": v, "outcome": outcome, "exact_ok": exact_ok})
     return {"lines": lines, "summary": summarize(lines)}
 
 
@@ -321,7 +352,8 @@ RANK = {"found": 2, "correct": 2, "unknown": 1, "missing": 1, "missed": 0, "fals
 
 
 def line_key(ln: dict[str, Any]) -> str:
-    return f"{ln['repo']}|{ln['file']}|{ln['line']}|{ln['kernel']}"
+    site = ln.get("site") or ""
+    return f"{ln['repo']}|{ln['file']}|{ln['line']}|{ln['kernel']}" + (f"|{site}" if site else "")
 
 
 def expected_document(res: dict[str, Any]) -> dict[str, Any]:
@@ -399,7 +431,8 @@ def main() -> int:
     show = {x for x in a.show.split(",") if x}
     for ln in res["lines"]:
         if ln["outcome"] in show:
-            print(f"{ln['outcome']:12} {ln['repo']}:{ln['file']}:{ln['line']} {ln['kernel']} "
+            at = f" (via {ln['site']})" if ln.get("site") else ""
+            print(f"{ln['outcome']:12} {ln['repo']}:{ln['file']}:{ln['line']}{at} {ln['kernel']} "
                   f"measured {ln['measured']} x{ln['ratio']} {ln['measured_exact']} block {ln['block']} "
                   f"{','.join(ln['ops'])}; cudalint {ln['predicted']} {ln['predicted_exact']} {ln['status']} "
                   f"{(ln.get('reasons') or [''])[0][:160]}")
