@@ -129,6 +129,10 @@ from cudalint.ir import (
     walk,
 )
 
+#: The most elements of a braced list a range-for's variable is enumerated over
+#: (:meth:`Executor.range_over_constants`); a longer list leaves it unknown.
+_MAX_RANGE_CONSTANTS = 64
+
 #: The call clang puts in a ``<<<>>>`` expression for its launch configuration (the shim's
 #: ``cudaConfigureCall``; real toolkits since CUDA 9.2: ``__cudaPushCallConfiguration``).
 LAUNCH_CONFIG_CALLS = frozenset(
@@ -708,6 +712,7 @@ class Executor:
         self.env = env
         self.root_env = env
         self.memo: dict[int, Expr] = {}  # by id() of Nodes, valid while the state holds
+        self._local_decls: dict[int, dict[int, Node]] = {}  # :meth:`local_decls`
         self.in_progress: set[int] = set()
         self.lazy_cache: dict[int, Expr] = {}
         self.array_cache: dict[tuple[int, str | None],
@@ -2340,6 +2345,7 @@ class Executor:
             cond = exprs[0] if exprs else None
         else:  # range-for
             body = n.children[-1] if n.children else None
+            self.range_over_constants(n)
         if init is not None:
             self.stmt(init)
         assigned = self.assigned_in(n)
@@ -2496,6 +2502,45 @@ class Executor:
             a = self.accesses[i]
             if a.region == self.region and a.unrolled_by is None:
                 self.accesses[i] = replace(a, unrolled_by=var, unroll_factor=factor)
+
+    def range_over_constants(self, n: Node) -> None:
+        """The start of a range-for. The range expression is evaluated once, before the
+        first iteration (its shared loads are accesses: ``for (float x : {s[2 * tid],
+        s[tid]})``). Over a braced list of integers, the loop variable is the list's
+        element at the loop's iteration number, a uniform counter over ``0 .. N-1`` that
+        the model enumerates like any counter's values (ggml's ``for (int stride_k :
+        {warp_size, warp_size/2, ...})``). Any other range (a container, an array, a
+        reference variable) leaves the variable as it was: read through the range's
+        iterator, unknown."""
+        kids = n.children
+        if len(kids) < 3 or kids[0].kind != N.VAR_DECL:
+            return
+        decl = kids[0]
+        self.scan(kids[1], LOAD)
+        self.flush()
+        t = decl.type
+        it = self.itype(t)
+        if it is None or ty.is_reference_kind(canonical_kind(t)):
+            return
+        lst = strip(kids[1])
+        while lst.kind != N.INIT_LIST and len(lst.children) == 1:
+            lst = strip(lst.children[0])
+        if lst.kind != N.INIT_LIST:
+            return
+        values = [fold(self.convert(self.expr(e), e, t)) for e in lst.expr_children()]
+        if not values or len(values) > _MAX_RANGE_CONSTANTS:
+            return
+        name = decl.spelling or "a variable"
+        line = int(n.extent.start.line)
+        index = Sym(f"k@L{line}:{name}", INT, induction=Induction(
+            Const(0, INT), "+", Const(1, INT), "<", Const(len(values), INT)))
+        value = values[-1]
+        for i in range(len(values) - 2, -1, -1):
+            value = Select(Binary("==", index, Const(i, INT), INT), values[i], value, it)
+        k = key_of(decl.cursor)
+        self.declarations += 1
+        self.declared_at[k] = self.declarations
+        self.set_value(k, value)
 
     def counter(self, ind: _Ind, start: Value,
                 line: int) -> Value:
@@ -3389,10 +3434,28 @@ class Executor:
         # local whose value is a constant here is that constant
         consts = {self.var_name(k): v.value for k, v in self.values.items()
                   if isinstance(v, Const) and self.fn is not None and k in self.fn.vars}
+        consts.update(self.sizeof_arguments(c))
         caller = self.env
         if consts:
             caller = replace(self.env, values={**consts, **self.env.values})
         return self.w.call_env(c, target, caller)
+
+    def sizeof_arguments(self, c: Node) -> dict[str, int]:
+        """The call's explicit template arguments that are ``sizeof`` of a local array of
+        this instantiation (``ggml_cuda_memcpy_1<sizeof(tmp_h2)>(...)``), by their text,
+        which :meth:`Walker.call_env` reads before evaluating an argument's text."""
+        out: dict[str, int] = {}
+        for ch in c.children:
+            callee = strip(ch)
+            if callee.kind not in (N.DECL_REF, N.MEMBER_REF):
+                continue
+            for arg in callee.children:
+                if arg.kind == N.UNARY_EXPR:
+                    size = self.local_array_size(arg)
+                    if size is not None:
+                        out[" ".join(self.w.slice(arg.extent).split())] = size
+            break
+        return out
 
     def template_function(self, c: Node) -> str | None:
         """The function a call through a non-type template parameter runs
@@ -4065,8 +4128,58 @@ class Executor:
         for ch in c.children:
             if ch.kind == N.TYPE_REF and ch.spelling in self.env.types:
                 return Const(self.env.types[ch.spelling][1], node_int_type(c) or LONG)
+        size = self.local_array_size(c)
+        if size is not None:
+            return Const(size, node_int_type(c) or LONG)
         return Opaque(OpaqueKind.SIZE, "size of a type that depends on a template parameter",
                       (), node_int_type(c) or LONG)
+
+    def local_array_size(self, c: Node) -> int | None:
+        """``sizeof(tmp)`` of a local array whose extents depend on template parameters
+        (``half2 tmp[cpy_ne_D / 2];``, ggml's ``ggml_cuda_memcpy_1<sizeof(tmp)>``): the
+        element's size times the extents, evaluated in this instantiation. None for
+        ``alignof``, any other operand, or an extent or element size not known here."""
+        if not self.w.slice(c.extent).lstrip().startswith("sizeof") or self.fn is None:
+            return None
+        operand = next((ch for ch in c.children if ch.is_expr), None)
+        ref = strip(operand) if operand is not None else None
+        while ref is not None and ref.kind == N.PAREN and ref.children:
+            ref = strip(ref.children[0])
+        if ref is None or ref.kind != N.DECL_REF or ref.referenced is None:
+            return None
+        decl = self.local_decls().get(key_of(ref.referenced))
+        if decl is None:
+            return None
+        exprs = [ch for ch in decl.children if ch.is_expr]
+        if exprs and exprs[-1].kind == N.INIT_LIST:
+            exprs = exprs[:-1]
+        element = ty.scalar(decl.type)
+        if not exprs or element is None:
+            return None
+        size = type_size(element)
+        if size <= 0:  # a type parameter of the instantiation (``T tmp[n]``)
+            ref = next((ch for ch in decl.children if ch.kind == N.TYPE_REF), None)
+            if ref is None or ref.spelling not in self.env.types:
+                return None
+            size = self.env.types[ref.spelling][1]
+        for e in exprs:
+            n = fold(self.expr(e))
+            if not isinstance(n, Const) or n.value <= 0:
+                return None
+            size *= n.value
+        return size
+
+    def local_decls(self) -> dict[int, Node]:
+        """The local array declarations of the function being run, by key."""
+        fn = self.fn
+        if fn is None:
+            return {}
+        got = self._local_decls.get(id(fn.node))
+        if got is None:
+            got = {key_of(d.cursor): d for d in self._subtree(fn.node)
+                   if d.kind == N.VAR_DECL and ty.is_array_kind(d.ckind)}
+            self._local_decls[id(fn.node)] = got
+        return got
 
     def subscript_value(self, c: Node) -> Expr:
         """A value read through a subscript: a load, whose inputs are every index of the

@@ -1224,6 +1224,8 @@ class Walker:
                         parts.append(f"{p.name}={bound[0]}")
                 elif text is not None:
                     v = self.eval_text(text)
+                    if v is None:  # ``sizeof(tmp)`` of a local array (Executor.target_env)
+                        v = caller.values.get(" ".join(text.split()))
                     if v is not None:
                         env.values[p.name] = v
                         parts.append(f"{p.name}={v}")
@@ -1264,8 +1266,9 @@ class Walker:
             return out
         params = [ch for ch in target.node.children if ch.kind == N.PARM_DECL]
         for p, a in zip(params, arguments(call), strict=False):
-            ptext = ty.spelling(p.type).replace("const ", "").replace("volatile ", "")
-            ptext = ptext.replace("__restrict__", "").replace("__restrict", "")
+            # qualifiers anywhere: ``T_vec_dot * const Q_tmp`` is spelled ``T_vec_dot *const``
+            ptext = re.sub(r"\b(?:const|volatile|__restrict__|__restrict)\b", "",
+                           ty.spelling(p.type))
             ptext = ptext.replace("&", "").strip()
             stars = ptext.count("*")
             pname = ptext.replace("*", "").strip()
@@ -1281,8 +1284,8 @@ class Walker:
                 else:
                     break
             else:
-                spelled = " ".join(ty.spelling(t).replace("const ", "").replace(
-                    "volatile ", "").replace("&", "").split())
+                spelled = " ".join(re.sub(r"\b(?:const|volatile)\b", "",
+                                          ty.spelling(t)).replace("&", "").split())
                 bound = caller.types.get(spelled)
                 if bound is None:
                     size = type_size(t)
