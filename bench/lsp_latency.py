@@ -58,17 +58,23 @@ class Case:
     anchor: str
     #: ``--where constant``: a constant a launch or a kernel reads, and its other value.
     constant: tuple[str, str] | None = None
+    #: ``--where new-value``: the text whose first number gets a new value at every edit
+    #: (plus K times the step): a launch's block or grid that no earlier version had.
+    new_value: tuple[str, int] | None = None
 
 
 CASES = (
     Case("kernels300", None, "bench/lsp/kernels300.cu", (), "partial[tid] += partial[tid + s];",
-         ("#define RADIUS 4", "#define RADIUS 5")),
+         ("#define RADIUS 4", "#define RADIUS 5"), ("#define RADIUS 4", 1)),
     Case("layernorm", "llm.c", "dev/cuda/layernorm_forward.cu", (".", "dev/cuda"),
          "shared[tid] += shared[tid + stride];",
-         ("const int block_size2 = 256;", "const int block_size2 = 128;")),
+         ("const int block_size2 = 256;", "const int block_size2 = 128;"),
+         ("const int block_size2 = 256;", 32)),
     Case("matrixmul", "cuda-samples", "Samples/0_Introduction/matrixMul/matrixMul.cu",
          ("Common",), "Csub += As[ty][k] * Bs[k][tx];",
-         ("int block_size = 32;", "int block_size = 16;")),
+         ("int block_size = 32;", "int block_size = 16;"),
+         # (the block size has two values, 16 and 32: a new width of B, a new grid)
+         ("dim3 dimsB(5 * 4", 1)),
 )
 
 #: Where the edits are (``--where``). ``kernel``, ``launch`` and ``newline`` as
@@ -76,9 +82,15 @@ CASES = (
 #: ``above``, an empty line added above the first kernel and removed; ``host``, a
 #: statement line (``int cudalint_bench_edit = K;``) added at the start of ``main`` and
 #: removed; ``device``, the same in the first ``__device__`` function; ``constant``, the
-#: case's constant changed to its other value and back.
-WHERE = ("kernel", "launch", "newline", "above", "host", "constant", "device")
-OUTSIDE = ("above", "host", "constant", "device")
+#: case's constant changed to its other value and back; ``new-value``, a number a launch
+#: reads given a value it never had before at every edit (``Case.new_value``), and
+#: ``host-new``, the statement line of ``host`` kept
+#: in ``main`` with a new K at every edit: each version is new, so the earlier versions
+#: the worker keeps (an undo's) cannot help, while ``host``, ``above`` and ``constant``
+#: return to the opened text at every other edit.
+WHERE = ("kernel", "launch", "newline", "above", "host", "host-new", "constant", "new-value",
+         "device")
+OUTSIDE = ("above", "host", "host-new", "constant", "new-value", "device")
 
 _DEVICE_FUNCTION = re.compile(r"^(?!.*__global__).*\b__device__\b.*\w+\s*\(")
 
@@ -96,18 +108,26 @@ def outside_edit(case: Case, lines: list[str], where: str, k: int) -> list[str] 
         if i is None:
             return None
         return [*lines[:i], "", *lines[i:]] if k % 2 else list(lines)
-    if where == "constant":
-        if case.constant is None:
+    if where in ("constant", "new-value"):
+        if (case.constant if where == "constant" else case.new_value) is None:
             return None
-        old, new = case.constant
+        if where == "new-value":
+            assert case.new_value is not None
+            old, step = case.new_value
+            m = re.search(r"\b\d+\b", old)  # a number, not a name's digits
+            assert m is not None
+            new = old[:m.start()] + str(int(m.group(0)) + step * k) + old[m.end():]
+        else:
+            assert case.constant is not None
+            old, new = case.constant
         i = next((i for i, line in enumerate(lines) if old in line), None)
         if i is None:
             return None
         out = list(lines)
-        if k % 2:
+        if (where == "new-value" and k) or (where == "constant" and k % 2):
             out[i] = out[i].replace(old, new)
         return out
-    if where == "host":
+    if where in ("host", "host-new"):
         j = after_brace(next((i for i, line in enumerate(lines)
                               if re.match(r"\s*int\s+main\s*\(", line)), None))
     else:
@@ -115,7 +135,8 @@ def outside_edit(case: Case, lines: list[str], where: str, k: int) -> list[str] 
                               if _DEVICE_FUNCTION.match(line)), None))
     if j is None:
         return None
-    added = [f"    int cudalint_bench_edit = {k};"] if k % 2 else []
+    added = [f"    int cudalint_bench_edit = {k};"] if k % 2 or (where == "host-new" and k) \
+        else []
     return [*lines[:j + 1], *added, *lines[j + 1:]]
 
 
@@ -409,6 +430,8 @@ def cpu_case(case: Case, root: Path, edits: int, incremental: bool,
             "where": where,
             "file": case.file, "cpu_median_ms": statistics.median(times) * 1000,
             "cpu_p90_ms": percentile(times, 0.9) * 1000,
+            # the first edit after the open: the worker keeps no earlier version for it
+            "cpu_first_ms": times[0] * 1000,
             "walk_ms": spent["walk"] / edits * 1000, "rules_ms": spent["rules"] / edits * 1000,
             "runs_reused": reused}
 
@@ -436,7 +459,9 @@ def main(argv: list[str] | None = None) -> int:
                              "launch's line (launch), an empty line added after the kernel "
                              "line and removed (newline); outside kernel bodies: an empty "
                              "line above the first kernel (above), a statement line in "
-                             "main (host), a constant a launch or kernel reads (constant), "
+                             "main (host), a constant a launch or kernel reads (constant: "
+                             "changed and changed back; new-value: a new value each edit), "
+                             "host-new (the statement of host with a new value each edit), "
                              "a statement line in the first __device__ function (device)")
     parser.add_argument("--cpu-one", nargs=2, metavar=("CASE", "MODE"),
                         help=argparse.SUPPRESS)
@@ -452,9 +477,9 @@ def main(argv: list[str] | None = None) -> int:
                                   wheres[0])))
         return 0
     if args.cpu:
-        print("| file | edits | pipeline | CPU median (ms) | CPU p90 (ms) | walker (ms) "
-              "| rules (ms) | function runs reused |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| file | edits | pipeline | CPU median (ms) | CPU p90 (ms) | first edit (ms) "
+              "| walker (ms) | rules (ms) | function runs reused |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for case in CASES:
             root = ROOT if case.repo is None else Path(args.repos) / case.repo
             if case.name not in wanted or not (root / case.file).is_file():
@@ -468,10 +493,11 @@ def main(argv: list[str] | None = None) -> int:
                         env={**os.environ, "PYTHONPATH": str(ROOT)})
                     r = json.loads(out.stdout)
                     if r is None:
-                        print(f"| {case.file} | {where} | {mode} | n/a | | | | |")
+                        print(f"| {case.file} | {where} | {mode} | n/a | | | | | |")
                         continue
                     print(f"| {r['file']} | {where} | {r['mode']} | {r['cpu_median_ms']:.0f} | "
-                          f"{r['cpu_p90_ms']:.0f} | {r['walk_ms']:.0f} | {r['rules_ms']:.0f} | "
+                          f"{r['cpu_p90_ms']:.0f} | {r['cpu_first_ms']:.0f} | {r['walk_ms']:.0f} | "
+                          f"{r['rules_ms']:.0f} | "
                           f"{r['runs_reused'] or '-'} |")
         return 0
     bad = [w for w in wheres if w not in ("kernel", *OUTSIDE)]

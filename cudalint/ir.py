@@ -449,6 +449,11 @@ class Launch:
     #: Every warp is then 32 consecutive ``threadIdx.x`` with ``threadIdx.y``/``z`` fixed,
     #: so the model proves it for every legal value of the unknown ones.
     partial: tuple[int | None, int | None, int | None] | None = None
+    #: When the shape is one of a set the host code bounds a run-time value to
+    #: (``min(256, n)``, a doubling loop): the set, said for messages ("the 6 block shapes
+    #: the launch at softmax.cu:345 allows (blockDim.x = 32, 64, ..., 1024)"), which
+    #: also says whether it is exact or a superset. None: a shape the launch runs as such.
+    bound: str | None = None
 
 
 @dataclass(frozen=True)
@@ -469,6 +474,10 @@ class Note:
     severity: Literal["note", "warning", "error"]
     message: str
     span: Span | None = None
+    #: Shared-memory accesses the note stands for that no record holds (an inline-PTX
+    #: ``ld.shared``/``st.shared`` whose address cudalint cannot trace to an array): the
+    #: summary counts each as an unknown access (cudalint.output.statistics.totals).
+    unanalyzed: int = 0
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,7 @@ def test_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
         "proved": 1,
         "worst_case": 0,
         "unknown": 2,
+        "untraced": 0,
         "conflicts": 0,
         "max_unknown_percent": 50.0,
         "too_many_unknown": True,

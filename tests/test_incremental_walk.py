@@ -151,18 +151,18 @@ def test_edits_each_change_something_a_blind_reuse_would_keep(
         self.context, self.wide = context, wide
         return True
 
-    def run_of(
+    def runs_of(
         self: WalkReuse,
         sid: StableId,
         body: bytes,
         notes_before: tuple[Note, ...],
         macros: tuple[tuple[str, bytes], ...] = (),
-    ) -> FunctionRun | None:
+    ) -> list[FunctionRun]:
         hit = self.runs.get(sid)
-        return hit if hit is not None and hit.body == body else None
+        return [hit] if hit is not None and hit.body == body else []
 
     monkeypatch.setattr(WalkReuse, "begin", begin)
-    monkeypatch.setattr(WalkReuse, "run_of", run_of)
+    monkeypatch.setattr(WalkReuse, "runs_of", runs_of)
     monkeypatch.setattr(walker._Words, "key", lambda self, fn, plan: "blind")
     path = str(tmp_path / "kernels.cu")
     wrong = {what for what, incremental, fresh, _ in _walk_all(path) if incremental != fresh}

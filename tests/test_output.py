@@ -151,6 +151,7 @@ SUMMARY = {
     "proved": 0,
     "worst_case": 0,
     "unknown": 0,
+    "untraced": 0,
     "conflicts": 0,
     "max_unknown_percent": 50.0,
     "too_many_unknown": False,

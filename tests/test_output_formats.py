@@ -410,6 +410,7 @@ def test_the_json_validator_catches_mistakes() -> None:
             "proved": 0,
             "worst_case": 0,
             "unknown": 0,
+            "untraced": 0,
             "conflicts": 0,
             "max_unknown_percent": 50.0,
             "too_many_unknown": False,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import clang.cindex as ci
 
@@ -352,6 +353,9 @@ class Env:
     params: dict[str, int | str] = field(default_factory=dict)
     #: Non-type parameters bound to a function (``blockReduce<warpReduceSum>``), by name.
     functions: dict[str, str] = field(default_factory=dict)
+    #: Type parameters bound to a class type whose members the body reads (``T::I``,
+    #: ``T::get_i(l)``): the executor's resolved class (``execute.DependentClass``), by name.
+    classes: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -35,7 +35,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import clang.cindex as ci
 
@@ -128,6 +128,10 @@ from cudalint.ir import (
     substitute,
     walk,
 )
+
+#: Statements a jump reaches (``case``/``default`` labels of a switch, a ``goto``'s
+#: label): reachable whatever the statements before them did (``Executor.block``).
+_JUMP_TARGETS = frozenset({N.CASE, N.DEFAULT, N.LABEL})
 
 #: The most elements of a braced list a range-for's variable is enumerated over
 #: (:meth:`Executor.range_over_constants`); a longer list leaves it unknown.
@@ -315,6 +319,12 @@ class Ptr:
     pointee: ci.Type | None
     #: Set when the pointer's value depends on something the executor cannot follow.
     unknown: str = ""
+    #: The key of the integer variable this shared-window address was read from when
+    #: the code switches that variable between buffers (``addr ^= 0x2000``): the
+    #: address is then the one made at its declaration, whose bank cost every switched
+    #: state shares (:meth:`Executor.switched_address`), unless a switch turns out to
+    #: differ between lanes (:meth:`Executor.run` checks after the walk). 0: none.
+    switched: int = 0
 
 
 #: The thread index as an input of a value that may differ between lanes.
@@ -339,6 +349,8 @@ class Loc:
     indices: list[Expr] | None
     member_offset: int = 0
     unknown: str = ""
+    #: :attr:`Ptr.switched` of the pointer this place was reached through.
+    switched: int = 0
 
 
 @dataclass
@@ -490,6 +502,88 @@ _INT_SPELLINGS: dict[str, IntType] = {
         "unsigned long", "unsigned long int", "unsigned long long",
         "unsigned long long int", "uint64_t", "size_t", "uintptr_t")},
 }
+
+
+@dataclass(eq=False)
+class DependentClass:
+    """A class type a template body names through a dependent name (a type parameter,
+    ``using TB = typename sizes<D, n>::TB;``, ``typedef tile<16, 8, T> TB;``), resolved
+    for one instantiation: the declaration its members are looked up in (the explicit
+    or partial specialization C++ picks, else the primary template), the arguments of
+    that declaration's own template parameters, and the type as one canonical text
+    (``tile<16, 8, __half2, 0>``: how two are compared)."""
+
+    decl: ci.Cursor
+    env: Env
+    name: str
+
+
+#: A class template's argument: a value, a non-class type's canonical name, a class.
+_Arg = int | str | DependentClass
+
+
+def _arg_key(a: _Arg) -> str:
+    return a.name if isinstance(a, DependentClass) else str(a)
+
+
+@dataclass
+class _ProjectNames:
+    """The class templates, classes and typedefs (by unqualified name) and enumerators
+    (their values, by name) of a unit's project code."""
+
+    templates: dict[str, list[ci.Cursor]] = field(default_factory=dict)
+    types: dict[str, list[ci.Cursor]] = field(default_factory=dict)
+    enums: dict[str, set[int]] = field(default_factory=dict)
+    #: Caches: a declaration's children (by key), a specialization's argument (by its
+    #: key and position), the class ``tmpl<args>`` resolves to (by the template's key
+    #: and the arguments' keys), the unit's constants with the enumerators.
+    children: dict[int, list[ci.Cursor]] = field(default_factory=dict)
+    patterns: dict[tuple[int, int], Any] = field(default_factory=dict)
+    classes: dict[tuple[int, tuple[str, ...]], DependentClass | None] = field(
+        default_factory=dict)
+    names: dict[str, int] | None = None
+    #: Per function (by key): its local ``typedef``/``using`` by name (None: two).
+    aliases: dict[int, dict[str, ci.Cursor | None]] = field(default_factory=dict)
+    #: ``Executor.dependent_type``'s answers (with why not, where none), by the text,
+    #: the arguments, the function and the class scope.
+    answers: dict[tuple[str, str, int, int], tuple[DependentClass | str | None, str | None]] \
+        = field(default_factory=dict)
+
+
+#: The last walk's :class:`_ProjectNames`, with its walker and unit (a reparsed unit,
+#: whose cursors change in place, has a new walker).
+_PROJECT_NAMES: dict[str, tuple[object, ci.TranslationUnit, _ProjectNames]] = {}
+
+#: How many static data members may be evaluated inside one another (``rec<N>::v``
+#: reading ``rec<N + 1>::v``): deeper stays unknown.
+_MAX_MEMBER_DEPTH = 16
+
+_TYPEDEF = K.TYPEDEF_DECL.value
+_ALIAS = K.TYPE_ALIAS_DECL.value
+
+#: Type names a template argument may spell that are no class (besides the unit's own).
+_BUILTIN_TYPES = frozenset([*_INT_SPELLINGS, "float", "double", "long double", "bool",
+                            "char", "signed char", "unsigned char", "void"])
+
+
+def _split_scope(text: str) -> tuple[str, str] | None:
+    """``a<b::c>::d`` → (``a<b::c>``, ``d``): the last ``::`` outside brackets."""
+    depth = 0
+    last = -1
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == ":" and depth == 0 and text.startswith("::", i):
+            last = i
+            i += 1
+        i += 1
+    if last < 0:
+        return None
+    return text[:last].strip(), text[last + 2:].strip()
 
 
 def overloaded_callee(c: Node) -> ci.Cursor | None:
@@ -759,6 +853,30 @@ class Executor:
         self.loop_assigned_cache: dict[int, set[int]] = {}
         #: Integer locals holding a shared-window address (``__cvta_generic_to_shared``).
         self.shared_addrs: dict[int, Ptr] = {}
+        #: For such a local, the guards in force where its address was made: a buffer
+        #: switch (``addr ^= 0x2000``) under a further guard that differs between lanes
+        #: leaves lanes in different buffers (:meth:`note_switch`).
+        self.addr_guards: dict[int, tuple[Expr, ...]] = {}
+        #: Why a switched address variable's accesses are unknown, found while walking.
+        self.switch_split: dict[int, str] = {}
+        #: ``id()`` of each access made through a switched address, with its variable.
+        self.switched_uses: dict[int, tuple[Access, int]] = {}
+        #: Per (variable, instantiation): why its switches do not keep the cost, None
+        #: when they do, "" when it is written otherwise (:meth:`switched_address`).
+        self.switch_checks: dict[tuple[int, str | None], str | None] = {}
+        #: Per function: its writes of pointer locals through a cast to an integer
+        #: reference, by variable (:meth:`int_switched`).
+        self.cast_writes: dict[int, dict[int, list[Node]]] = {}
+        #: Switches inside a ``switch`` statement, by variable (their targets, and what
+        #: holds them), and the
+        #: ``id()`` of each switch target the walk reached (:meth:`_switch_flow`).
+        self.switch_in_cases: dict[int, list[tuple[Node, str]]] = {}
+        self.switch_walked: set[int] = set()
+        #: Per (pointer local, instantiation) switched as an integer: whether it is also
+        #: moved by a step that differs between lanes (:meth:`int_switched`).
+        self.switch_moves: dict[tuple[int, str | None], bool] = {}
+        #: Iteration counters' names of range-for loops, by ``id()`` of the loop.
+        self.range_names: dict[int, str] = {}
         #: The full expression statement being scanned (to see whether a call's value
         #: is used), and the atomic call whose target is being emitted.
         self.statement: Node | None = None
@@ -797,8 +915,27 @@ class Executor:
         #: By function: whether a call of it may give lanes different values
         #: (:meth:`lane_source`).
         self.lane_sources: dict[int, bool] = {}
+        #: :meth:`lane_events` by id() of a body, with the body (kept alive so that the
+        #: id stays its own).
+        self.lane_event_lists: dict[int, tuple[Node, list[Node]]] = {}
+        #: :meth:`body_asms` and :meth:`body_casts_const` by (what, id() of a body).
+        self.body_facts: dict[tuple[str, int], tuple[Node, object]] = {}
         #: By (function, local): :meth:`untouched_object`'s answer.
         self.untouched: dict[tuple[int, int], bool] = {}
+        #: Set while a class's own member is evaluated (:meth:`class_member`): the class,
+        #: and that the body's locals are out of scope.
+        self.class_scope: DependentClass | None = None
+        self.in_class_member = False
+        #: Static data members of resolved classes, by (member, class), and the classes
+        #: whose members are being evaluated (a member reading itself stays unknown).
+        self.member_values: dict[tuple[int, str], Expr] = {}
+        self.member_stack: list[str] = []
+        #: :meth:`_env_key`'s answers, by id() of the Env (kept with it).
+        self.env_keys: dict[int, tuple[Env, str]] = {}
+        #: Why the last dependent type asked for was not resolved (a clause), and the
+        #: clause per call (by id() of its Node) whose class was not.
+        self.why_unresolved: str | None = None
+        self.call_why: dict[int, str] = {}
 
     # --- entry points --------------------------------------------------------------------
 
@@ -829,6 +966,21 @@ class Executor:
         self.new_region()
         self.stmt(fn.body)
         self.stack.pop()
+        for k, targets in self.switch_in_cases.items():
+            unseen = [what for t, what in targets if id(t) not in self.switch_walked]
+            if unseen:
+                self.switch_split.setdefault(
+                    k, f"'{self.var_name(k)}' switches buffers in {unseen[0]} that"
+                    " cudalint does not follow, so the lanes of a warp may address"
+                    " different buffers")
+        if self.switch_split:
+            # a switch under a lane condition found after an access made through it
+            for i, a in enumerate(self.accesses):
+                use = self.switched_uses.get(id(a))
+                why = self.switch_split.get(use[1]) if use is not None and use[0] is a \
+                    else None
+                if why and not a.unknown_reason:
+                    self.accesses[i] = replace(a, unknown_reason=why)
         return self.accesses
 
     @staticmethod
@@ -1075,6 +1227,7 @@ class Executor:
                 loc.unknown = loc.unknown or "element size depends on a template parameter"
                 size = 0
             step = fold(Binary("*", self._long(ie), Const(size, LONG), LONG))
+            loc.unknown = self.switched_step(loc.switched, loc.offset, step, loc.unknown)
             loc.offset = _plus(loc.offset, step)
             if loc.indices is not None:
                 loc.indices.append(ie)
@@ -1123,7 +1276,7 @@ class Executor:
         return ref is not None and ty.is_reference(ref.type)
 
     def deref(self, p: Ptr, t: ci.Type) -> Loc:
-        return Loc(p.array, p.decl, p.offset, t, None, 0, p.unknown)
+        return Loc(p.array, p.decl, p.offset, t, None, 0, p.unknown, p.switched)
 
     @staticmethod
     def _long(e: Expr) -> Expr:
@@ -1143,7 +1296,8 @@ class Executor:
                 return self.address(loc, self.pointee(n.type))
             p = self.ptr_value(inner)
             if p is not None and ty.is_pointer_kind(n.ckind):
-                return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown)
+                return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown,
+                           p.switched)
             return p
         if kind == N.ARRAY_SUBSCRIPT and (ty.is_dependent_kind(n.ckind)
                                           or ty.is_array_kind(n.ckind)):
@@ -1168,7 +1322,7 @@ class Executor:
                         OpaqueKind.VARIABLE, got[1].name, "has its address taken",
                         dedupe([v.offset, *THREAD_SYMS]), LONG), v.pointee, v.unknown)
                 if isinstance(v, Ptr):
-                    return v
+                    return self.int_switched(got[0], got[1], v)
                 return None
             a = self.shared_decl(n.referenced)
             if a is not None:
@@ -1200,7 +1354,7 @@ class Executor:
             p = self.ptr_value(inner_nodes[-1])
             if p is None or not ty.is_pointer_kind(n.ckind):
                 return None
-            return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown)
+            return Ptr(p.array, p.decl, p.offset, self.pointee(n.type), p.unknown, p.switched)
         if kind == N.CALL:
             if id(n) in self.call_ptrs:
                 return self.call_ptrs[id(n)]  # an inlined helper returning a pointer
@@ -1500,7 +1654,8 @@ class Executor:
             size = 0
             unknown = unknown or "pointer arithmetic on a type of unknown size"
         step = fold(Binary("*", self._long(k), Const(size, LONG), LONG))
-        return Ptr(p.array, p.decl, _plus(p.offset, step, op), p.pointee, unknown)
+        unknown = self.switched_step(p.switched, p.offset, step, unknown)
+        return Ptr(p.array, p.decl, _plus(p.offset, step, op), p.pointee, unknown, p.switched)
 
     def loc_offset(self, loc: Loc) -> Expr:
         """Byte offset of ``loc``: plain chains keep the ``(i*B + j)*E`` form."""
@@ -1612,6 +1767,7 @@ class Executor:
         volatile = ty.is_volatile(node.type) or ty.is_volatile(loc.type)
         indices = tuple(loc.indices) if loc.indices is not None \
             and len(loc.indices) == len(loc.array.dims) else ()
+        first = len(self.accesses)
         for kind in kinds:
             for off, w in leaves:
                 o = offset if off == 0 else fold(Binary("+", offset, Const(off, LONG), LONG))
@@ -1628,6 +1784,9 @@ class Executor:
                     call_sites=tuple(reversed(self.calls)),
                     **self.atomic_fields(kind, loc.type),
                 ))
+        if loc.switched:
+            for a in self.accesses[first:]:
+                self.switched_uses[id(a)] = (a, loc.switched)
 
     def _define_under(self, o: Opaque, cases: list[tuple[Expr, Expr, int]]) -> None:
         """Record ``o``'s values under their conditions, only where each condition is
@@ -1745,14 +1904,24 @@ class Executor:
     def block(self, children: list[Node]) -> Exits:
         saved = self.guards
         exits = Exits()
+        dead = False
         for ch in children:
+            if ch.kind in _JUMP_TARGETS:
+                # ``case 1:`` after ``case 0: ...; break;`` (or a ``goto``'s label): a
+                # jump reaches it whatever ran before, so it starts with the block's own
+                # guards; the statements before it do not hide it
+                dead = False
+                self.guards = saved
+            elif dead:
+                continue  # after an unconditional exit, up to the next jump target
             e = self.stmt(ch)
             exits = Exits(_or(exits.ret, e.ret), _or(exits.brk, e.brk), _or(exits.cont, e.cont))
             leave = e.any()
             if leave is None:
                 continue
             if _is_true(leave):
-                break  # the rest of the block is unreachable
+                dead = True  # unreachable, but for a later jump target
+                continue
             g = _not(leave)
             # lanes that fail it have left the loop (a ``break`` of a switch leaves only
             # the switch: they go on in the iteration)
@@ -1791,7 +1960,9 @@ class Executor:
             if p is not None:
                 # The declared type decides what the pointer points to (an implicit
                 # conversion: ``T *p = SharedMemory<T>()``, ``void *v = s``).
-                p = Ptr(p.array, p.decl, p.offset, self.pointee(t) or p.pointee, p.unknown)
+                p = Ptr(p.array, p.decl, p.offset, self.pointee(t) or p.pointee, p.unknown,
+                        p.switched)
+                self.addr_guards[k] = self.guards
                 p = self.carve(d, p)
             self.set_value(k, p)
             return
@@ -1802,6 +1973,7 @@ class Executor:
             target = self.shared_address(init)
             if target is not None:
                 self.shared_addrs[k] = target
+                self.addr_guards[k] = self.guards
             else:
                 self.shared_addrs.pop(k, None)
         self.flush()
@@ -1857,9 +2029,7 @@ class Executor:
         if fn is None or fn.body is None:
             return 0
         count = 0
-        for n in self._subtree(fn.body):
-            if n.kind != N.ASM:
-                continue
+        for n in self.body_asms(fn.body):
             parts = asm_parts(n.cursor)
             operands = n.expr_children()
             outs = operands[:parts[1]] if parts is not None else operands
@@ -1938,7 +2108,9 @@ class Executor:
             k = key_of(ref)
             var = self.fn.vars.get(k) if self.fn is not None else None
             if var is not None and (var.assigned or var.address_taken):
-                return None  # written after its declaration: the recorded value may be old
+                # written after its declaration: the recorded value may be old, unless
+                # every write switches buffers (``addr ^= 0x2000``)
+                return self.switched_address(k, var)
             return self.shared_addrs.get(k)
         operands: list[Node] = []
         op = ""
@@ -1967,7 +2139,249 @@ class Executor:
         # left unresolved in it stays opaque, with its reason.
         step = self._long(self.expr(other))
         return Ptr(p.array, p.decl, _plus(p.offset, step, BINARY_OPS[op]), p.pointee,
-                   p.unknown)
+                   self.switched_step(p.switched, p.offset, step, p.unknown), p.switched)
+
+    def switched_address(self, k: int, var: Var) -> Ptr | None:
+        """The shared-window address in the local ``k`` when every write to it after its
+        declaration switches buffers: ``k ^= C`` (or ``k = k ^ C``), ``C`` a constant.
+
+        The switches are uniform (:meth:`note_switch`), so at any point each lane holds
+        ``a0 ^ T`` with ``a0`` its address at the declaration and ``T`` the same XOR of
+        the constants in every lane. XOR with a ``T`` whose low 8 bits are 0 is a bijection
+        that keeps bits 0..7: each lane's bank (4- and 8-byte modes), which lanes share a
+        word, and which share a 128-byte line; so every state costs what ``a0`` costs, and
+        the access is recorded at ``a0`` (docs/bank-model.md, "Buffers switched by XOR").
+        A switch by another constant, by a value that is not a constant, or under a
+        condition that differs between lanes makes the access unknown with that reason;
+        any other write leaves no address (None)."""
+        base = self.shared_addrs.get(k)
+        fn = self.fn
+        if base is None or var.address_taken or fn is None or fn.body is None:
+            return None
+        ck = (k, self.env.label)
+        if ck not in self.switch_checks:
+            self.switch_checks[ck] = self._switch_writes(k, var, fn.body)
+        why = self.switch_checks[ck]
+        if why == "":
+            return None
+        why = why or self.switch_split.get(k)
+        return Ptr(base.array, base.decl, base.offset, base.pointee, base.unknown or why or "",
+                   switched=k)
+
+    def switched_step(self, switched: int, offset: Expr, step: Expr, unknown: str) -> str:
+        """``unknown``, or why not known when an address switched by XOR (``switched``,
+        :meth:`switched_address`) that differs between lanes (``offset``) is offset by a
+        step that also differs between lanes: ``(a0 ^ T) + d`` is not ``(a0 + d) ^ T``,
+        so lanes that share an address in one buffer need not share it in the other
+        (lanes at a0 = 0 and 8 KB plus d = 8 KB and 0 meet at 8 KB before a switch by
+        0x2000, and hit bank 0 at 16 KB and 0 after it)."""
+        if not switched or unknown or not may_differ(offset) or not may_differ(step):
+            return unknown
+        return (f"'{self.var_name(switched)}' switches buffers by XOR and is then offset by"
+                " a value that differs between lanes, so which lanes share an address"
+                " differs between the buffers")
+
+    def _switch_writes(self, k: int, var: Var, body: Node) -> str | None:
+        """None when every write to ``k`` under ``body`` is a switch by a constant whose
+        low 8 bits are 0; why not when one is a switch by something else; "" when a write
+        is no switch at all."""
+        why: str | None = None
+        writes: list[Node] = []
+        for n in self._subtree(body):
+            target = self._write_target(n)
+            t = strip(target) if target is not None else None
+            if t is not None and t.kind == N.CONDITIONAL and len(t.children) == 3:
+                # ``(c ? a : b) += 16`` writes one of its arms: no switch
+                if any((g := self.local(arm)) is not None and g[0] == k
+                       for arm in t.children[1:]):
+                    return ""
+                continue
+            got = self.local(target) if target is not None else None
+            if got is None or got[0] != k:
+                continue
+            writes.append(n)
+            mask: Node | None = None
+            if n.kind == N.COMPOUND_ASSIGN and n.spelling == "^=" and len(n.children) == 2:
+                mask = n.children[1]
+            elif n.kind == N.BINARY and n.spelling == "=" and len(n.children) == 2:
+                rhs = strip(n.children[1])
+                while rhs.kind in CASTS and rhs.expr_children():
+                    rhs = strip(rhs.expr_children()[-1])
+                if rhs.kind == N.BINARY and rhs.spelling == "^" and len(rhs.children) == 2:
+                    a, b = rhs.children
+                    ga, gb = self.local(a), self.local(b)
+                    mask = b if ga is not None and ga[0] == k else (
+                        a if gb is not None and gb[0] == k else None)
+            if mask is None:
+                return ""
+            why = why or self._mask_reason(var.name, mask)
+        self._switch_flow(k, writes, body)
+        return why
+
+    def _switch_flow(self, k: int, writes: list[Node], body: Node) -> None:
+        """Switches the walk may not see made by every lane alike: one in a loop made by
+        a backward ``goto`` (lanes leave it in different iterations) splits the lanes at
+        once, and so does one in a lambda (the walk reads its body where it is defined,
+        not under the guards of its calls: ``if (odd) flip();``); one inside a ``switch``
+        statement is checked after the walk (:meth:`run`): a ``case`` the walk did not
+        enter (one after another's ``break``) leaves its guard unseen."""
+        labels = [n for n in self._subtree(body) if n.kind == N.LABEL]
+        gotos = [n for n in self._subtree(body) if n.kind == N.GOTO]
+        loops = [(int(a.extent.start.offset), int(g.extent.end.offset))
+                 for a in labels for g in gotos
+                 if int(a.extent.start.offset) < int(g.extent.start.offset)]
+        hidden: dict[int, str] = {}  # where the walk may not go, and what it is
+        for sw in self._subtree(body):
+            if sw.kind == N.SWITCH:
+                hidden.update((id(x), "a 'switch' case") for x in self._subtree(sw))
+        lambdas: set[int] = set()
+        for lam in self._subtree(body):
+            if lam.kind == K.LAMBDA_EXPR.value:
+                lambdas.update(id(x) for x in self._subtree(lam))
+        for n in writes:
+            if id(n) in lambdas:
+                # the walk reads a lambda's body where it is defined, not where it is
+                # called (``if (odd) flip();``): the guards of its calls are not seen
+                self.switch_split.setdefault(
+                    k, f"'{self.var_name(k)}' switches buffers in a lambda, whose calls"
+                    " cudalint does not follow, so the lanes of a warp may address"
+                    " different buffers")
+            at = int(n.extent.start.offset)
+            if any(lo <= at <= hi for lo, hi in loops):
+                self.switch_split.setdefault(
+                    k, f"'{self.var_name(k)}' switches buffers in a loop made by 'goto',"
+                    " which lanes may leave in different iterations, so the lanes of a"
+                    " warp may address different buffers")
+            elif id(n) in hidden and n.children:
+                self.switch_in_cases.setdefault(k, []).append((n.children[0], hidden[id(n)]))
+
+    def _mask_reason(self, name: str, mask: Node) -> str | None:
+        """Why a buffer switch by ``mask`` does not keep every lane's bank; None when it
+        does (a constant, its low 8 bits 0)."""
+        fn = self.fn
+        assert fn is not None
+        # read here, away from the switch: nothing of it may stay in the memo
+        saved, self.memo = self.memo, {}
+        try:
+            v = self.expr(mask)
+        finally:
+            self.memo = saved
+        if not isinstance(v, Const) or _refs(mask, set()) & {
+                key for key, x in fn.vars.items() if x.modified}:
+            how = "a value that differs between lanes" if may_differ(v) else \
+                "a value that is not a constant"
+            return (f"'{name}' switches buffers by XOR with {how}, so the lanes' banks"
+                    " after a switch are not known")
+        if v.value % 256:
+            return (f"'{name}' switches buffers by '^ {v.value:#x}', whose low 8 bits are"
+                    " not 0: a switch may change each lane's bank, so the buffers can cost"
+                    " differently (a multiple of 256 bytes keeps every bank)")
+        return None
+
+    def cast_written(self, target: Node) -> int | None:
+        """The pointer local ``target`` writes as an integer, ``(uint32_t &)p`` (the key)."""
+        t = strip(target)
+        # written, so an lvalue: a cast to a reference (its type is the referred one)
+        if t.kind not in CASTS or not t.expr_children() or node_int_type(t) is None:
+            return None
+        got = self.local(t.expr_children()[-1])
+        if got is None or not ty.is_pointer_kind(canonical_kind(got[2].type)):
+            return None
+        return got[0]
+
+    def int_switched(self, k: int, var: Var, v: Ptr) -> Ptr:
+        """The pointer local ``k`` (value ``v``) where the code also writes it as an
+        integer through a cast to a reference: ``(uint32_t &)p ^= 0x2000``, the
+        pointer form of a buffer switch (:meth:`switched_address`), keeps the cost of
+        ``v``; any other such write (``(uint32_t &)p += 4``) leaves it unknown, as the
+        walk does not follow it."""
+        fn = self.fn
+        if fn is None or fn.body is None:
+            return v
+        by_var = self.cast_writes.get(fn_key(fn))
+        if by_var is None:
+            by_var = self.cast_writes[fn_key(fn)] = {}
+            for n in self._subtree(fn.body):
+                target = self._write_target(n)
+                written = self.cast_written(target) if target is not None else None
+                if written is not None:
+                    by_var.setdefault(written, []).append(n)
+        if k not in by_var:
+            return v
+        ck = (k, self.env.label)
+        if ck not in self.switch_checks:
+            why: str | None = None
+            self._switch_flow(k, by_var[k], fn.body)
+            for n in by_var[k]:
+                if n.kind == N.COMPOUND_ASSIGN and n.spelling == "^=" and len(n.children) == 2:
+                    why = why or self._mask_reason(var.name, n.children[1])
+                else:
+                    why = why or (f"'{var.name}' is written as an integer through a cast"
+                                  " other than by a buffer switch ('^=' with a constant)")
+            self.switch_checks[ck] = why
+            self.switch_moves[ck] = self._moved_per_lane(k, fn.body)
+        why = self.switch_checks[ck]  # also on a second read (``*p + p[1]``)
+        why = why or self.switch_split.get(k)
+        if not why and self.switch_moves[ck] and may_differ(v.offset):
+            # ``p += d`` after ``(uint32_t &)p ^= C``: ``(a0 ^ T) + d`` (switched_step)
+            why = (f"'{var.name}' switches buffers by XOR and is then offset by a value"
+                   " that differs between lanes, so which lanes share an address differs"
+                   " between the buffers")
+        return Ptr(v.array, v.decl, v.offset, v.pointee, v.unknown or why or "", switched=k)
+
+    def _moved_per_lane(self, k: int, body: Node) -> bool:
+        """Whether the pointer local ``k`` is moved by a step that may differ between
+        lanes (``p += d``, ``p -= d``, ``p = p + d``) anywhere under ``body``."""
+        steps: list[Node] = []
+        for n in self._subtree(body):
+            target = self._write_target(n)
+            got = self.local(target) if target is not None else None
+            if got is None or got[0] != k or len(n.children) != 2:
+                continue
+            if n.kind == N.COMPOUND_ASSIGN and n.spelling in ("+=", "-="):
+                steps.append(n.children[1])
+            elif n.kind == N.BINARY and n.spelling == "=":
+                rhs = strip(n.children[1])
+                if rhs.kind == N.BINARY and rhs.spelling in ("+", "-") \
+                        and len(rhs.children) == 2:
+                    steps.extend(rhs.children)
+        saved, self.memo = self.memo, {}
+        try:
+            return any(node_int_type(x) is not None and may_differ(self.expr(x))
+                       for x in steps)
+        finally:
+            self.memo = saved
+
+    def switched_apart(self, body: Node) -> None:
+        """A loop that lanes leave in different iterations (a lane-dependent test or
+        ``break``): a buffer switch in it leaves the lanes after it in different buffers
+        (:meth:`switched_address`)."""
+        for n in self._subtree(body):
+            target = self._write_target(n)
+            if target is None:
+                continue
+            got = self.local(target)
+            k = got[0] if got is not None else self.cast_written(target)
+            if k is not None and k in self.addr_guards:
+                self.switch_split.setdefault(
+                    k, f"'{self.var_name(k)}' switches buffers in a loop that lanes leave in"
+                    " different iterations, so the lanes of a warp may address different"
+                    " buffers")
+
+    def note_switch(self, k: int, target: Node) -> None:
+        """``k ^= ...`` on a shared-window address: lanes stay in one buffer only when
+        every lane of a warp makes the switch, that is under no guard that differs between
+        lanes beyond those in force where the address was made. ``target`` (the written
+        operand) is marked as reached by the walk (:meth:`_switch_flow`)."""
+        self.switch_walked.add(id(target))
+        made = self.addr_guards.get(k, ())
+        now = self.guards
+        same = len(now) >= len(made) and all(a is b for a, b in zip(made, now, strict=False))
+        extra = now[len(made):] if same else now
+        if any(may_differ(g) for g in extra):
+            self.switch_split.setdefault(
+                k, f"'{self.var_name(k)}' switches buffers under a condition that differs"
+                " between lanes, so the lanes of a warp may address different buffers")
 
     @staticmethod
     def scalar(t: ci.Type | None) -> ci.Type | None:
@@ -2103,7 +2517,7 @@ class Executor:
         pre = dict(self.values)
         saved = self.guards
         self.new_region()
-        self.guards = (*saved, Opaque(OpaqueKind.BRANCH, "inside a switch", dedupe([c])))
+        self.guards = (*saved, Opaque(OpaqueKind.BRANCH, "the case a switch takes", dedupe([c])))
         exits = Exits()
         written: dict[int, list[Value | None]] = {}
         self.switch_writes.append(written)
@@ -2435,6 +2849,8 @@ class Executor:
             self.mark_unrolled(n, n_before, counter.name)
         end_vals = self.values
         self.values = dict(pre)
+        if (this.lane_exit or jumps) and self.addr_guards and body is not None:
+            self.switched_apart(body)
         for k in assigned:
             if k not in pre:
                 continue
@@ -2516,6 +2932,15 @@ class Executor:
         if len(kids) < 3 or kids[0].kind != N.VAR_DECL:
             return
         decl = kids[0]
+        rng = strip(kids[1])
+        while rng.kind == N.PAREN and rng.children:
+            rng = strip(rng.children[0])
+        shared = self.lvalue(rng) if ty.is_array_kind(rng.ckind) else None
+        if shared is not None:
+            self.scan(rng, ADDR)  # the row's own index loads, if any (``q[idx[r]]``)
+            self.flush()
+            self.range_over_shared(n, decl, rng, shared)
+            return
         self.scan(kids[1], LOAD)
         self.flush()
         t = decl.type
@@ -2527,12 +2952,22 @@ class Executor:
             lst = strip(lst.children[0])
         if lst.kind != N.INIT_LIST:
             return
+        var = self.fn.vars.get(key_of(decl.cursor)) if self.fn is not None else None
+        if var is None or var.modified or any(
+                self._write_target(x) is not None or x.kind == N.CALL
+                for x in self._subtree(lst)):
+            # the body writes the variable (an element is not what an iteration reads
+            # then: the loop would carry it), or an element writes (``{i, i *= 2}``,
+            # read here after the list's writes) or calls a function
+            self.set_value(key_of(decl.cursor), Opaque(
+                OpaqueKind.LOOP, f"'{decl.spelling}', a range-for variable over a list that"
+                " writes or that its loop's body writes", THREAD_SYMS, it))
+            return
         values = [fold(self.convert(self.expr(e), e, t)) for e in lst.expr_children()]
         if not values or len(values) > _MAX_RANGE_CONSTANTS:
             return
         name = decl.spelling or "a variable"
-        line = int(n.extent.start.line)
-        index = Sym(f"k@L{line}:{name}", INT, induction=Induction(
+        index = Sym(self.range_index_name(n, name), INT, induction=Induction(
             Const(0, INT), "+", Const(1, INT), "<", Const(len(values), INT)))
         value = values[-1]
         for i in range(len(values) - 2, -1, -1):
@@ -2541,6 +2976,69 @@ class Executor:
         self.declarations += 1
         self.declared_at[k] = self.declarations
         self.set_value(k, value)
+
+    def range_index_name(self, n: Node, name: str) -> str:
+        """The iteration counter's name of the range-for ``n`` (``k@L12:s``), one per loop:
+        two loops on one line with one variable name (a macro's nested ``for (int s :
+        {...})``, the inner shadowing the outer) get the column too, or the model would
+        take them for one counter and pair only equal iterations."""
+        got = self.range_names.get(id(n))
+        if got is not None:
+            return got
+        line = int(n.extent.start.line)
+        got = f"k@L{line}:{name}"
+        if got in self.range_names.values():
+            got = f"k@L{line}.{int(n.extent.start.column)}:{name}"
+        self.range_names[id(n)] = got
+        return got
+
+    def range_over_shared(self, n: Node, decl: Node, rng: Node, loc: Loc) -> None:
+        """``for (float v : s)`` over a ``__shared__`` array, a row of one (``q[r]``) or a
+        reference to a row (``for (auto &row : q) for (float v : row)``), at ``loc``:
+        iteration ``k`` reads element ``k`` in every lane (a load on the loop's line,
+        ``k`` a uniform counter over the extent); ``for (float &v : s)`` (or a row
+        pointer, ``for (auto r : s2)``) makes the variable that element's address, read
+        and written in the body."""
+        k = key_of(decl.cursor)
+        name = decl.spelling or "a variable"
+        canon = ty.canonical(rng.type)
+        extent: int | None = ty.array_length(canon) \
+            if ty.is_constant_array(canon) else None
+        if extent is None and loc.decl is not None and loc.indices is not None \
+                and len(loc.indices) < loc.decl.ndim:
+            dim = len(loc.indices)
+            extent = loc.decl.static_dims[dim]
+            node = loc.decl.extents[dim] if dim < len(loc.decl.extents) else None
+            if extent is None and node is not None:
+                got = fold(self.expr(node))  # ``s[N]``: this instantiation's N
+                extent = got.value if isinstance(got, Const) else None
+        index: Expr = Sym(self.range_index_name(n, name), INT, induction=Induction(
+            Const(0, INT), "+", Const(1, INT), "<", Const(extent, INT))) \
+            if extent is not None and extent > 0 else _about(
+                OpaqueKind.LOOP, name, "runs over a shared array whose extent is not known")
+        elem_t = ty.canonical_element(rng.type)
+        if loc.indices is not None and loc.decl is not None \
+                and len(loc.indices) < loc.decl.ndim:
+            loc.indices.append(index)
+        else:
+            size = self.type_bytes(elem_t)
+            loc.indices = None
+            loc.offset = _plus(loc.offset, fold(Binary(
+                "*", self._long(index), Const(size or 0, LONG), LONG)))
+            if size is None:
+                loc.unknown = loc.unknown or "element size depends on a template parameter"
+        loc.type = elem_t
+        self.declarations += 1
+        self.declared_at[k] = self.declarations
+        t = decl.type
+        if ty.is_reference_kind(canonical_kind(t)) or ty.is_pointer_kind(canonical_kind(t)):
+            self.set_value(k, self.address(loc, ty.pointee(t) if ty.is_reference_kind(
+                canonical_kind(t)) else self.pointee(t)))
+            return
+        self.emit(loc, LOAD, rng)
+        it = self.itype(t)
+        self.set_value(k, None if it is None else Opaque(
+            OpaqueKind.LOAD, f"value loaded from '{loc.array.name}'", (index,), it))
 
     def counter(self, ind: _Ind, start: Value,
                 line: int) -> Value:
@@ -3352,6 +3850,9 @@ class Executor:
             return
         got = self.local(target)
         if got is None:
+            cast = self.cast_written(target)
+            if cast is not None:
+                self.note_switch(cast, target)  # ``(uint32_t &)p ^= 0x2000`` (:meth:`int_switched`)
             return
         k, _, ref = got
         self.note_write(k)  # under the guards of the expression (``c && (x = 1)``)
@@ -3372,6 +3873,8 @@ class Executor:
             if isinstance(cur, Expr):
                 self.pending.append((k, None))  # a value this walk cannot follow
             return
+        if k in self.addr_guards:
+            self.note_switch(k, target)  # ``addr ^= 0x2000``: a buffer switch
         if op is None:
             assert rhs is not None
             self.pending.append((k, self.convert(self.expr(rhs), rhs, t)))
@@ -3401,7 +3904,7 @@ class Executor:
             fns = [f for f in self.w.functions_by_name.get(bound, ())
                    if f.body is not None and len(self.params(f)) == nargs]
             return fns[0] if len(fns) == 1 else None
-        method = self.method_target(c, nargs)
+        method = self.method_target(c, nargs) or self.static_member_call(c, nargs)
         if method is not None:
             self.method_envs[id(c)] = method[1]
             return method[0]
@@ -3438,7 +3941,8 @@ class Executor:
         caller = self.env
         if consts:
             caller = replace(self.env, values={**consts, **self.env.values})
-        return self.w.call_env(c, target, caller)
+        env = self.w.call_env(c, target, caller)
+        return self.class_arguments(c, target, env)
 
     def sizeof_arguments(self, c: Node) -> dict[str, int]:
         """The call's explicit template arguments that are ``sizeof`` of a local array of
@@ -3456,6 +3960,43 @@ class Executor:
                         out[" ".join(self.w.slice(arg.extent).split())] = size
             break
         return out
+
+    def class_arguments(self, c: Node, target: Function, env: Env) -> Env:
+        """``env`` with the explicit type arguments of a call that name class types
+        whose members the callee may read (``f<T_B_KQ>(...)`` of a local ``using T_B_KQ
+        = tile<8, 8, half2>``), or class templates (``f<frag>(...)`` for a template
+        template parameter), resolved in the caller."""
+        types = [p for p in target.template_params if p.is_type]
+        if not types or not c.children:
+            return env
+        callee = strip(c.children[0])
+        if callee.kind not in (N.DECL_REF, N.MEMBER_REF):
+            return env
+        m = re.search(r"<(.*)>\s*$", self.w.slice(callee.extent), re.S)
+        if m is None:
+            return env
+        classes: dict[str, Any] = {}
+        for p, text in zip(target.template_params, split_top_level(m.group(1)),
+                           strict=False):
+            if p.is_type and p.name not in env.classes:
+                got: Any = self.class_template(text)
+                if got is None:
+                    got = self.dependent_type(text)
+                if isinstance(got, (DependentClass, ci.Cursor)):
+                    classes[p.name] = got
+        return replace(env, classes={**env.classes, **classes}) if classes else env
+
+    def class_template(self, text: str) -> ci.Cursor | None:
+        """The class template ``text`` names (``frag``, ``ns::frag``, a template template
+        parameter this instantiation binds), if it names one."""
+        name = " ".join(text.split()).rpartition("::")[2]
+        bound = self.env.classes.get(name)
+        if isinstance(bound, ci.Cursor):
+            return bound
+        if not name.isidentifier() or name in self.env.types or name in self.env.classes:
+            return None
+        found = self._project_names().templates.get(name, [])
+        return found[0] if len(found) == 1 else None
 
     def template_function(self, c: Node) -> str | None:
         """The function a call through a non-type template parameter runs
@@ -3732,6 +4273,7 @@ class Executor:
             if p is not None:
                 self.shared_addrs[got[0]] = Ptr(p.array, p.decl, p.offset,
                                                 self.scalar(p.pointee), p.unknown)
+                self.addr_guards[got[0]] = self.guards
         self.new_region()
 
     def asm_instructions(self, n: Node, template: str, operands: list[Node]) -> int | None:
@@ -3754,14 +4296,14 @@ class Executor:
             index = int(addr.group(1)) if addr is not None else -1
             p = self.asm_address(operands[index]) if 0 <= index < len(operands) else None
             if addr is None or p is None:
+                # a helper run on its own, its address a parameter: each call from a
+                # kernel binds it (``inline``), so nothing is lost here
+                own = 0 <= index < len(operands) and self.own_parameter(operands[index])
                 self.w.notes.append(Note(
-                    # a helper run on its own, its address a parameter: each call from a
-                    # kernel binds it (``inline``), so nothing is lost here
-                    "note" if 0 <= index < len(operands)
-                    and self.own_parameter(operands[index]) else "warning",
+                    "note" if own else "warning",
                     f"inline PTX '{name}' touches shared memory that cudalint cannot trace"
                     " to an array; it is not analyzed",
-                    self.w.span(n.extent),
+                    self.w.span(n.extent), unanalyzed=0 if own else 1,
                 ))
                 continue
             if addr.group(3) is not None:  # [%1+8], [%1-8]
@@ -3828,11 +4370,12 @@ class Executor:
         if ty.is_pointer_kind(node.ckind):
             p = self.ptr_value(node)
             return None if p is None else Ptr(p.array, p.decl, p.offset, self.scalar(
-                p.pointee), p.unknown)
+                p.pointee), p.unknown, p.switched)
         return self.shared_address(node)
 
     def advance_bytes(self, p: Ptr, k: int, op: BinaryOp) -> Ptr:
-        return Ptr(p.array, p.decl, _plus(p.offset, Const(k, LONG), op), p.pointee, p.unknown)
+        return Ptr(p.array, p.decl, _plus(p.offset, Const(k, LONG), op), p.pointee, p.unknown,
+                   p.switched)
 
     @staticmethod
     def linear_thread() -> Expr:
@@ -3865,15 +4408,58 @@ class Executor:
             "warning",
             f"inline PTX '{instr}' touches shared memory that cudalint cannot trace"
             " to an array; it is not analyzed",
-            self.w.span(n.extent),
+            self.w.span(n.extent), unanalyzed=1,
         ))
 
     @staticmethod
     def _subtree(n: Node) -> list[Node]:
-        out = [n]
-        for ch in n.children:
-            out.extend(Executor._subtree(ch))
+        """``n`` and every node under it, in pre-order (iteratively: a recursive version
+        copied each subtree's list into its parent's, most of a host flow's time on
+        ggml's ``fattn-tile.cu``)."""
+        out: list[Node] = []
+        stack = [n]
+        while stack:
+            x = stack.pop()
+            out.append(x)
+            stack.extend(reversed(x.children))
         return out
+
+    def lane_events(self, body: Node) -> list[Node]:
+        """The nodes of ``body`` that :meth:`lane_source` looks at, in its order: every
+        call, up to the first ``asm`` or read of ``threadIdx``/``laneid`` (which ends
+        the list). Kept by body (:attr:`lane_event_lists`, shared by a file's host
+        executors): only these decide its answer."""
+        hit = self.lane_event_lists.get(id(body))
+        if hit is not None and hit[0] is body:
+            return hit[1]
+        events: list[Node] = []
+        for n in self._subtree(body):
+            if n.kind in (N.ASM, N.MS_ASM) or (
+                    n.kind == N.DECL_REF and n.spelling in ("threadIdx", "laneid")):
+                events.append(n)
+                break
+            if n.kind == N.CALL:
+                events.append(n)
+        self.lane_event_lists[id(body)] = (body, events)
+        return events
+
+    def body_asms(self, body: Node) -> list[Node]:
+        """The ``asm`` statements under ``body``, in order (kept like :meth:`lane_events`)."""
+        hit = self.body_facts.get(("asm", id(body)))
+        if hit is not None and hit[0] is body:
+            return cast(list[Node], hit[1])
+        found = [n for n in self._subtree(body) if n.kind == N.ASM]
+        self.body_facts[("asm", id(body))] = (body, found)
+        return found
+
+    def body_casts_const(self, body: Node) -> bool:
+        """Whether a ``const_cast`` is under ``body`` (kept like :meth:`lane_events`)."""
+        hit = self.body_facts.get(("const_cast", id(body)))
+        if hit is not None and hit[0] is body:
+            return bool(hit[1])
+        found = any(n.kind == K.CXX_CONST_CAST_EXPR.value for n in self._subtree(body))
+        self.body_facts[("const_cast", id(body))] = (body, found)
+        return found
 
     # inlining
 
@@ -3935,6 +4521,8 @@ class Executor:
         # this call's addresses only: an earlier call's must not stand for an argument
         # this one passes that is not one (``st32(x, v)`` after ``st32(cvta(&a[t]), v)``)
         saved_addrs, self.shared_addrs = self.shared_addrs, {**self.shared_addrs, **addrs}
+        for k in addrs:
+            self.addr_guards[k] = self.guards
         for k in bound.keys() - addrs.keys():
             self.shared_addrs.pop(k, None)
         self.calls.append(self.w.span(c.extent))
@@ -4153,8 +4741,15 @@ class Executor:
         exprs = [ch for ch in decl.children if ch.is_expr]
         if exprs and exprs[-1].kind == N.INIT_LIST:
             exprs = exprs[:-1]
-        element = ty.scalar(decl.type)
-        if not exprs or element is None:
+        if not exprs:
+            return None
+        # one array level per extent written here: an element that is itself an array
+        # through a typedef (``vec4 tmp[N]``, ``typedef float vec4[4]``) keeps its size
+        element: ci.Type | None = decl.type
+        for _ in exprs:
+            element = ty.element(element) if element is not None and ty.is_array_kind(
+                element.kind.value) else None
+        if element is None:
             return None
         size = type_size(element)
         if size <= 0:  # a type parameter of the instantiation (``T tmp[n]``)
@@ -4299,6 +4894,10 @@ class Executor:
             return self.convert(self.expr(children[1]), children[1], c.type)
         if op == "," and len(children) == 2:
             return self.expr(children[1])
+        if len(children) == 1 and children[0].kind == c.kind:
+            # clang's constant wrapper around an instantiated ``if constexpr`` condition
+            # (libclang gives it the kind of what it wraps)
+            return self.expr(children[0])
         bop = BINARY_OPS.get(op)
         if len(children) != 2 or bop is None:
             return self._opaque(OpaqueKind.UNSUPPORTED, f"operator '{op}' inside an index", c)
@@ -4404,7 +5003,7 @@ class Executor:
             return hit
         self.lane_sources[key] = True  # recursion: assume the worst while looking
         found = depth > 8
-        for n in self._subtree(target.body):
+        for n in self.lane_events(target.body):
             if found:
                 break
             if n.kind in (N.ASM, N.MS_ASM) or (
@@ -4438,6 +5037,9 @@ class Executor:
                     return e.kind, e.reason
             return OpaqueKind.UNRESOLVED, f"{_quoted_text(self.w.slice(c.extent))}, {_UNRESOLVED}"
         callee = c.children[0] if c.children else c
+        why = self.call_why.get(id(c))
+        if why is not None:  # ``T::get_i(l)`` of a class this instantiation leaves open
+            return OpaqueKind.NAME, f"{_quoted_text(self.w.slice(callee.extent))}, {why}"
         return OpaqueKind.CALL, f"call through {_quoted_text(self.w.slice(callee.extent))}"
 
     def dependent_operator(self, c: Node, op: str, args: list[Node]) -> Expr | None:
@@ -4556,8 +5158,54 @@ class Executor:
                     return False
                 branch = parts[1] if cond.value else (parts[2] if len(parts) == 3 else None)
                 got = True if branch is None else self._returned_expr([branch])
+            elif st.kind == N.SWITCH:
+                got = self._returned_switch(st)
             else:
                 return False
+            if got is not True:
+                return got
+        return True
+
+    def _returned_switch(self, st: Node) -> Node | bool:
+        """A ``switch`` on a constant on the way to a helper's ``return`` (``switch
+        (ncols) { case 1: return a; case 2: case 3: return b; default: return c; }``):
+        the statements from the matching label on, to a ``break`` or ``return``."""
+        parts = [ch for ch in st.children if ch.kind != N.DECL_STMT]
+        if len(parts) != 2 or not parts[0].is_expr or parts[1].kind != N.COMPOUND_STMT:
+            return False
+        cond = fold(self.expr(parts[0]))
+        if not isinstance(cond, Const):
+            return False
+        flat: list[tuple[str, int | None, Node | None]] = []  # labels and statements
+
+        def add(n: Node) -> bool:
+            if n.kind == N.CASE:
+                exprs = [ch for ch in n.children if ch.is_expr]
+                value = fold(self.expr(exprs[0])) if exprs else None
+                if not isinstance(value, Const) or len(n.children) != 2:
+                    return False  # a range (``case 1 ... 3``) or a value not known
+                flat.append(("case", value.value, None))
+                return add(n.children[1])
+            if n.kind == N.DEFAULT:
+                flat.append(("default", None, None))
+                return all(add(ch) for ch in n.children)
+            flat.append(("stmt", None, n))
+            return True
+
+        if not all(add(ch) for ch in parts[1].children):
+            return False
+        start = next((i for i, (k, v, _) in enumerate(flat)
+                      if k == "case" and v == cond.value), None)
+        if start is None:
+            start = next((i for i, (k, _, _) in enumerate(flat) if k == "default"), None)
+        if start is None:
+            return True  # no label matches: the switch runs nothing
+        for _, _, n in flat[start:]:
+            if n is None:
+                continue
+            if n.kind == N.BREAK:
+                return True
+            got = self._returned_expr([n])
             if got is not True:
                 return got
         return True
@@ -4774,8 +5422,7 @@ class Executor:
         key = fn_key(target)
         hit = self.untouched.get((key, -1))
         if hit is None:
-            hit = target.body is None or not any(
-                n.kind == K.CXX_CONST_CAST_EXPR.value for n in self._subtree(target.body))
+            hit = target.body is None or not self.body_casts_const(target.body)
             self.untouched[(key, -1)] = hit
         return hit
 
@@ -4831,6 +5478,528 @@ class Executor:
         self.untouched[cache_key] = ok
         return ok
 
+    # --- members of dependent class types (``T::I``, ``T::get_i(l)``) ------------------
+    #
+    # In a template body, ``TB::I`` and ``TB::get_i(l)`` name members of a class type the
+    # instantiation decides: a type parameter, a local ``using TB = typename
+    # sizes<D, n>::TB;``, a ``typedef tile<16, 8, T> TB;``. Each instantiation resolves
+    # that type from its arguments, picks the specialization C++ picks (an explicit one
+    # for exactly these arguments, else the most specialized matching partial one, else
+    # the primary template) and reads the member there with that specialization's own
+    # parameters bound. Whatever cannot be decided (a pattern this does not match, two
+    # partial specializations neither more specialized) stays unknown: never guessed.
+
+    def _project_names(self) -> _ProjectNames:
+        """The unit's class templates, classes, typedefs and enumerators in project code,
+        by unqualified name (built once per unit)."""
+        tu = self.w.tu
+        got = _PROJECT_NAMES.get("unit")
+        if got is not None and got[0] is self.w and got[1] is tu:
+            return got[2]
+        names = _ProjectNames()
+
+        def walk(parent: ci.Cursor, depth: int) -> None:
+            for ch in top_level(parent):
+                kind = ch.kind
+                if kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                    if depth < 8 and is_from_project(ch):
+                        walk(ch, depth + 1)
+                elif kind == K.CLASS_TEMPLATE:
+                    names.templates.setdefault(str(ch.spelling), []).append(ch)
+                elif kind in (K.STRUCT_DECL, K.CLASS_DECL, K.TYPEDEF_DECL,
+                              K.TYPE_ALIAS_DECL) and is_from_project(ch):
+                    if kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL) \
+                            or "<" not in str(ch.displayname):
+                        names.types.setdefault(str(ch.spelling), []).append(ch)
+                elif kind == K.ENUM_DECL and is_from_project(ch):
+                    for e in ch.get_children():
+                        if e.kind == K.ENUM_CONSTANT_DECL:
+                            names.enums.setdefault(str(e.spelling), set()).add(
+                                int(e.enum_value))
+
+        walk(tu.cursor, 0)
+        _PROJECT_NAMES["unit"] = (self.w, tu, names)
+        return names
+
+    def _children(self, decl: ci.Cursor) -> list[ci.Cursor]:
+        """``decl``'s children (cached for the unit)."""
+        table = self._project_names().children
+        k = key_of(decl)
+        got = table.get(k)
+        if got is None:
+            got = table[k] = list(top_level(decl))
+        return got
+
+    def _template_params(self, decl: ci.Cursor) -> list[ci.Cursor]:
+        return [ch for ch in self._children(decl) if ch.kind in (
+            K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER,
+            K.TEMPLATE_TEMPLATE_PARAMETER)]
+
+    def _local_alias(self, name: str) -> ci.Cursor | None:
+        """The ``typedef``/``using`` named ``name`` in the body being run, if one."""
+        fn = self.fn
+        if fn is None or fn.body is None:
+            return None
+        table = self._project_names().aliases
+        found = table.get(fn_key(fn))
+        if found is None:
+            found = table[fn_key(fn)] = {}
+            for n in self._subtree(fn.body):
+                if n.kind in (_TYPEDEF, _ALIAS):
+                    # two in different scopes: which one is meant is not tracked
+                    found[n.spelling] = None if n.spelling in found else n.cursor
+        return found.get(name)
+
+    def _value_text(self, text: str) -> int | None:
+        """The value of the constant expression ``text`` (a template argument as written)
+        with this instantiation's arguments, the body's constant locals (outside a class's
+        own member), the unit's constants and enumerators."""
+        text = " ".join(text.split())
+        if not text:
+            return None
+        unit = self._project_names()
+        if unit.names is None:
+            unit.names = dict(self.w.named_consts())
+            for e, vals in unit.enums.items():
+                if len(vals) == 1:
+                    unit.names.setdefault(e, next(iter(vals)))
+        names = dict(unit.names)
+        if not self.in_class_member and self.fn is not None:
+            names.update({self.var_name(k): v.value for k, v in self.values.items()
+                          if isinstance(v, Const) and k in self.fn.vars})
+        names.update(self.env.values)
+
+        def member(m: re.Match[str]) -> str:
+            owner, name = m.group(1), m.group(2)
+            cls = self.dependent_type(owner)
+            if isinstance(cls, DependentClass):
+                v = self.member_value(cls, name)
+                return f"({v.value})" if isinstance(v, Const) else "@"
+            if owner in names or self._project_names().templates.get(owner) \
+                    or owner in self.env.types:
+                return "@"  # a member of a type that is not resolved: no value
+            return name  # a namespace's name (``ns::ROW``)
+
+        text = re.sub(r"\b([A-Za-z_]\w*)\s*::\s*(?:template\s+)?([A-Za-z_]\w*)", member, text)
+        got = None if "@" in text or "::" in text \
+            else cexpr.evaluate(text, names, self.w.macro_types)
+        if got is None and self.fn is not None and self.why_unresolved is None:
+            open_params = [p.name for p in self.fn.template_params
+                           if not p.is_type and p.name not in self.env.values
+                           and re.search(rf"\b{re.escape(p.name)}\b", text)]
+            if open_params:
+                self.why_unresolved = (
+                    f"depends on the template parameter '{open_params[0]}', which this "
+                    "instantiation leaves open" if len(open_params) == 1 else
+                    "depends on the template parameters "
+                    f"{', '.join(repr(n) for n in open_params)}, which this instantiation "
+                    "leaves open")
+        return got
+
+    def dependent_type(self, text: str, depth: int = 0) -> DependentClass | str | None:
+        """The type ``text`` (as written or spelled in the body being run) names in this
+        instantiation: a :class:`DependentClass`, a non-class type's canonical name, or
+        None where it is not known."""
+        scope = self.class_scope
+        # The answer depends on the arguments and on the body's constant locals, which
+        # are the same wherever the body runs with the same arguments (a template
+        # argument is a constant expression): kept for the unit, across calls.
+        key = (text, self._env_key(self.env),
+               fn_key(self.fn) if self.fn is not None else 0,
+               key_of(scope.decl) if scope is not None else -1 - self.in_class_member)
+        table = self._project_names().answers
+        hit = table.get(key)
+        if hit is not None:
+            if hit[0] is None and hit[1] is not None:
+                self.why_unresolved = hit[1]
+            return hit[0]
+        before, self.why_unresolved = self.why_unresolved, None
+        got = self._dependent_type(text, depth)
+        why = self.why_unresolved if got is None else None
+        self.why_unresolved = why or before
+        table[key] = (got, why)
+        return got
+
+    def _env_key(self, env: Env) -> str:
+        """``env``'s arguments as one text (equal for equal arguments)."""
+        hit = self.env_keys.get(id(env))
+        if hit is not None and hit[0] is env:
+            return hit[1]
+        key = repr((sorted(env.values.items()), sorted(env.types.items()),
+                    sorted((k, v.name if isinstance(v, DependentClass) else
+                            f"{v.spelling}@{key_of(v)}" if isinstance(v, ci.Cursor)
+                            else str(v)) for k, v in env.classes.items()),
+                    sorted(env.functions.items())))
+        self.env_keys[id(env)] = (env, key)  # the Env kept: its id stays its own
+        return key
+
+    def _dependent_type(self, text: str, depth: int) -> DependentClass | str | None:
+        text = " ".join(text.split())
+        for prefix in ("typename ", "struct ", "class ", "const ", "volatile "):
+            while text.startswith(prefix):
+                text = text[len(prefix):]
+        text = text.replace(" const", "").strip()
+        if not text or depth > 12:
+            return None
+        scope = _split_scope(text)
+        if scope is not None:
+            owner_text, member = scope
+            if owner_text == "":
+                return self.dependent_type(member, depth + 1)  # ``::tile<...>``
+            owner = self.dependent_type(owner_text, depth + 1)
+            if owner is None and "<" not in owner_text \
+                    and not (owner_text in self.env.types or owner_text in self.env.classes):
+                # ``ns::tile<...>``: a namespace (names are looked up unqualified)
+                return self.dependent_type(member, depth + 1)
+            if not isinstance(owner, DependentClass):
+                return None
+            return self.member_type(owner, member, depth + 1)
+        m = re.fullmatch(r"([A-Za-z_]\w*)\s*<(.*)>", text, re.S)
+        if m is not None:
+            bound = self.env.classes.get(m.group(1))  # a template template parameter
+            found = [bound] if isinstance(bound, ci.Cursor) \
+                else self._project_names().templates.get(m.group(1), [])
+            if not found and self.fn is not None \
+                    and any(p.name == m.group(1) for p in self.fn.template_params):
+                self.why_unresolved = (f"depends on the template parameter '{m.group(1)}', "
+                                       "which this instantiation leaves open")
+            if len(found) != 1:
+                return None
+            return self.specialize(found[0], split_top_level(m.group(2)), depth + 1)
+        if not re.fullmatch(r"[A-Za-z_][\w ]*", text):
+            return None  # a pointer, an array, a function type: not a class
+        got = self.env.classes.get(text)
+        if isinstance(got, (DependentClass, str)):
+            return got
+        bound = self.env.types.get(text)
+        if bound is not None:
+            if bound[0] == text:
+                return self.canonical_type_name(text)
+            with self.class_member(Env()):
+                resolved = self.dependent_type(bound[0], depth + 1)
+            return resolved if resolved is not None else self.canonical_type_name(bound[0])
+        alias = None if self.in_class_member else self._local_alias(text)
+        owner_decl = self.class_scope.decl if self.class_scope is not None else None
+        if owner_decl is None and not self.in_class_member and self.fn is not None:
+            # a member function being run: its class's member aliases are in scope
+            parent = self.fn.node.cursor.semantic_parent
+            if parent is not None and parent.kind in (
+                    K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
+                    K.STRUCT_DECL, K.CLASS_DECL):
+                owner_decl = parent
+        if alias is None and owner_decl is not None:
+            alias = next((ch for ch in self._children(owner_decl)
+                          if ch.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL)
+                          and ch.spelling == text), None)
+        if alias is not None:
+            return self.dependent_type(ty.spelling(alias.underlying_typedef_type), depth + 1)
+        scope_cls = self.class_scope
+        if (self.fn is not None and any(p.name == text for p in self.fn.template_params)) \
+                or (scope_cls is not None and any(
+                    p.spelling == text for p in self._template_params(scope_cls.decl))):
+            self.why_unresolved = (f"depends on the template parameter '{text}', which "
+                                   "this instantiation leaves open")
+            return None
+        decls = self._project_names().types.get(text, [])
+        if len(decls) == 1:
+            d = decls[0]
+            if d.kind in (K.STRUCT_DECL, K.CLASS_DECL):
+                return DependentClass(d, Env(), text)
+            with self.class_member(Env()):
+                return self.dependent_type(ty.spelling(d.underlying_typedef_type), depth + 1)
+        if len(decls) > 1:
+            return None
+        if text in _BUILTIN_TYPES or self.w.type_size(text) is not None:
+            return self.canonical_type_name(text)
+        return None
+
+    def member_type(self, owner: DependentClass, name: str,
+                    depth: int) -> DependentClass | str | None:
+        """The member type ``name`` of ``owner`` (``typename sizes<D, 8>::TB``)."""
+        for ch in self._children(owner.decl):
+            if ch.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL) and ch.spelling == name:
+                with self.class_member(owner.env, owner):
+                    return self.dependent_type(ty.spelling(ch.underlying_typedef_type),
+                                               depth + 1)
+        return None
+
+    def specialize(self, tmpl: ci.Cursor, texts: list[str],
+                   depth: int) -> DependentClass | None:
+        """``tmpl<texts...>``: the declaration C++ instantiates for these arguments."""
+        params = self._template_params(tmpl)
+        if len(texts) > len(params) or any(
+                p.kind == K.TEMPLATE_TEMPLATE_PARAMETER for p in params):
+            return None
+        args: list[_Arg] = []
+        primary = Env()
+        for i, p in enumerate(params):
+            text = texts[i] if i < len(texts) else None
+            if text is None:  # the default argument, read with the earlier ones
+                toks = [str(t.spelling) for t in p.get_tokens()]
+                if "=" not in toks:
+                    return None
+                text = " ".join(toks[toks.index("=") + 1:])
+                with self.class_member(primary, DependentClass(tmpl, primary, "")):
+                    arg = self._argument(p, text, depth)
+            else:
+                arg = self._argument(p, text, depth)
+            if arg is None:
+                return None
+            args.append(arg)
+            self._bind(primary, str(p.spelling), arg)
+        unit = self._project_names()
+        cache_key = (key_of(tmpl), tuple(_arg_key(a) for a in args))
+        if cache_key in unit.classes:
+            return unit.classes[cache_key]
+        unit.classes[cache_key] = got_class = self._specialize(tmpl, params, args, primary,
+                                                               depth)
+        return got_class
+
+    def _specialize(self, tmpl: ci.Cursor, params: list[ci.Cursor], args: list[_Arg],
+                    primary: Env, depth: int) -> DependentClass | None:
+        matches: list[tuple[ci.Cursor, Env, set[int]]] = []
+        for spec in self.specializations(tmpl):
+            got = self._match(spec, params, args, depth)
+            if got is None:  # a pattern that cannot be compared: not guessed
+                self.why_unresolved = (
+                    f"is a specialization of '{tmpl.spelling}' cudalint cannot choose (it does "
+                    f"not compare the pattern '{' '.join(str(spec.displayname).split())}')")
+                return None
+            if isinstance(got, tuple):
+                matches.append((spec, got[0], got[1]))
+        name = f"{tmpl.spelling}<{', '.join(_arg_key(a) for a in args)}>"
+        if not matches:
+            return DependentClass(tmpl, primary, name)
+        # C++'s partial ordering: the one whose pattern every other's deduces from
+        best = [m for m in matches if all(
+            o is m or (self._deduces(o[0], m[0]) and not self._deduces(m[0], o[0]))
+            for o in matches)]
+        if len(best) != 1:
+            # ambiguous (C++ rejects it) or an ordering not modelled
+            self.why_unresolved = (f"needs C++'s partial ordering of the specializations "
+                                   f"of '{tmpl.spelling}', which cudalint does not decide")
+            return None
+        return DependentClass(best[0][0], best[0][1], name)
+
+    def _pattern(self, spec: ci.Cursor) -> tuple[list[str], set[str]]:
+        """A specialization's argument patterns (as written) and own parameters."""
+        m = re.search(r"<(.*)>", str(spec.displayname), re.S)
+        pats = [" ".join(p.split()) for p in split_top_level(m.group(1))] if m else []
+        own = {str(p.spelling) for p in self._template_params(spec)} \
+            if spec.kind == K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION else set()
+        return pats, own
+
+    def _deduces(self, general: ci.Cursor, special: ci.Cursor) -> bool:
+        """Whether ``general``'s pattern deduces from ``special``'s (every argument list
+        ``special`` matches, ``general`` matches too), both flat patterns that
+        :meth:`_match` matched: a parameter of ``general`` takes the same text at each of
+        its places; a fixed argument of ``general`` is fixed alike in ``special``."""
+        gpats, gown = self._pattern(general)
+        spats, sown = self._pattern(special)
+        if len(gpats) != len(spats):
+            return False
+        bound: dict[str, str] = {}
+        patterns = self._project_names().patterns
+        for i, (g, sp) in enumerate(zip(gpats, spats, strict=True)):
+            if g in gown:
+                if bound.setdefault(g, sp) != sp:
+                    return False
+            elif sp in sown:
+                return False  # fixed in ``general``, open in ``special``
+            else:
+                a = patterns.get((key_of(general), i))
+                b = patterns.get((key_of(special), i))
+                if a is None or b is None or _arg_key(a) != _arg_key(b):
+                    return False
+        return True
+
+    def _argument(self, p: ci.Cursor, text: str, depth: int) -> _Arg | None:
+        if p.kind == K.TEMPLATE_TYPE_PARAMETER:
+            return self.dependent_type(text, depth + 1)
+        return self._value_text(text)
+
+    def _bind(self, env: Env, name: str, arg: _Arg) -> None:
+        if isinstance(arg, DependentClass):
+            env.classes[name] = arg
+        elif isinstance(arg, str):
+            size = self.w.type_size(arg)
+            if size is not None:
+                env.types[name] = (arg, size)
+            else:
+                env.classes[name] = arg
+        else:
+            env.values[name] = arg
+        env.label = ", ".join([*(f"{k}={v}" for k, v in env.values.items()),
+                               *(f"{k}={v[0]}" for k, v in env.types.items()),
+                               *(f"{k}={_arg_key(v)}" for k, v in env.classes.items())])
+
+    def _match(self, spec: ci.Cursor, params: list[ci.Cursor], args: list[_Arg],
+               depth: int) -> tuple[Env, set[int]] | bool | None:
+        """Whether specialization ``spec`` matches ``args``: its own parameters' values
+        and the positions it fixes; False where it does not; None where its pattern is
+        one this does not compare (an own parameter inside a larger type or expression)."""
+        m = re.search(r"<(.*)>", str(spec.displayname), re.S)
+        pats = split_top_level(m.group(1)) if m else []
+        if len(pats) != len(params):
+            return None
+        own = {str(p.spelling): p for p in self._template_params(spec)} \
+            if spec.kind == K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION else {}
+        env = Env()
+        bound: dict[str, _Arg] = {}
+        fixed: set[int] = set()
+        for i, (pat, p, arg) in enumerate(zip(pats, params, args, strict=True)):
+            pat = " ".join(pat.split())
+            if pat in own:
+                if pat in bound and _arg_key(bound[pat]) != _arg_key(arg):
+                    return False
+                bound[pat] = arg
+                continue
+            if any(re.search(rf"\b{re.escape(n)}\b", pat) for n in own):
+                return None
+            patterns = self._project_names().patterns
+            if (key_of(spec), i) in patterns:
+                want = patterns[(key_of(spec), i)]
+            else:
+                with self.class_member(Env()):
+                    want = patterns[(key_of(spec), i)] = self._argument(p, pat, depth)
+            if want is None:
+                return None
+            if _arg_key(want) != _arg_key(arg):
+                return False
+            fixed.add(i)
+        if set(bound) != set(own):
+            return None
+        for name, arg in bound.items():
+            self._bind(env, name, arg)
+        return env, fixed
+
+    @contextlib.contextmanager
+    def class_member(self, env: Env, cls: DependentClass | None = None) -> Iterator[None]:
+        """Evaluate inside class ``cls`` (its own template arguments ``env``): names are
+        its parameters, members and the unit's, not the body's locals."""
+        saved = (self.env, self.memo, self.in_class_member, self.class_scope)
+        self.env, self.memo, self.in_class_member, self.class_scope = env, {}, True, cls
+        try:
+            yield
+        finally:
+            self.env, self.memo, self.in_class_member, self.class_scope = saved
+
+    def member_value(self, cls: DependentClass, name: str) -> Expr | None:
+        """The static data member ``name`` of ``cls``: its value where it is a constant,
+        an opaque value saying why not, None where ``cls`` has no such member here."""
+        var = next((ch for ch in self._children(cls.decl)
+                    if ch.kind == K.VAR_DECL and ch.spelling == name), None)
+        if var is None:
+            return None
+        cache_key = (key_of(var), cls.name or repr((
+            sorted(cls.env.values.items()), sorted(cls.env.types.items()),
+            sorted((k, _arg_key(v)) for k, v in cls.env.classes.items()))))
+        hit = self.member_values.get(cache_key)
+        if hit is not None:
+            return hit
+        t = int_type(var.type) or INT
+        v = evaluate_int(var)
+        value: Expr
+        init = [ch for ch in build(var).children if ch.is_expr]
+        if v is not None:
+            value = Const(v, t)
+        elif init and ty.is_const(var.type) and cls.name not in self.member_stack \
+                and len(self.member_stack) < _MAX_MEMBER_DEPTH:
+            self.member_stack.append(cls.name)
+            try:
+                with self.class_member(cls.env, cls):
+                    value = self.convert(self.expr(init[-1]), init[-1], var.type) \
+                        if int_type(var.type) is not None else self.expr(init[-1])
+            finally:
+                self.member_stack.pop()
+        else:
+            value = _about(OpaqueKind.NAME, f"{cls.name or cls.decl.spelling}::{name}",
+                           "has no initializer in its class" if not init
+                           else "is not a compile-time constant", (), t)
+        if not isinstance(value, Const) and not (
+                isinstance(value, Opaque) and value.name is not None):
+            value = _about(OpaqueKind.NAME, f"{cls.name or cls.decl.spelling}::{name}",
+                           "is not a compile-time constant", (), t)
+        self.member_values[cache_key] = value
+        return value
+
+    def dependent_member(self, c: Node, text: str) -> Expr | None:
+        """``TB::I`` in a template body: the member's value in this instantiation."""
+        scope = _split_scope(text)
+        if scope is None or not scope[0]:
+            return None
+        self.why_unresolved = None
+        cls = self.dependent_type(scope[0])
+        if not isinstance(cls, DependentClass):
+            if self.why_unresolved is not None:
+                return Opaque(OpaqueKind.NAME, f"'{text}', a member of a class that "
+                              f"{self.why_unresolved}", (), node_int_type(c) or INT)
+            return None
+        value = self.member_value(cls, scope[1])
+        if value is None:
+            return None
+        t = node_int_type(c)
+        if isinstance(value, Const):
+            return value if t is None or t == value.type else fold(Cast(value, t))
+        clause = value.clause if isinstance(value, Opaque) and value.clause \
+            else "is not a compile-time constant"
+        full = f"{cls.name}::{scope[1]}"
+        if full != text:  # ``K::w`` (knob<4>::w), which ...
+            return Opaque(OpaqueKind.NAME, f"'{text}' ({full}), which {clause}", (),
+                          t or value.type)
+        return _about(OpaqueKind.NAME, text, clause, (), t or value.type)
+
+    def own_member(self, ref: ci.Cursor) -> Expr | None:
+        """A class template's static data member named inside its own member function
+        or member initializer (``I`` in ``if constexpr (I == 16)``), read with the class
+        arguments the call runs with."""
+        parent = ref.semantic_parent
+        if parent is None or parent.kind not in (
+                K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+            return None
+        env = self.env
+        params = self._template_params(parent)
+        if not params or any(str(p.spelling) not in env.values
+                             and str(p.spelling) not in env.types
+                             and str(p.spelling) not in env.classes for p in params):
+            return None
+        cls = DependentClass(parent, env, env.label or "")
+        return self.member_value(cls, str(ref.spelling))
+
+    def static_member_call(self, c: Node, nargs: int) -> tuple[Function, Env] | None:
+        """``TB::get_i(l)`` in a template body (or through a specialization whose member
+        clang names without a body): the static member function of the class this
+        instantiation resolves, with that class's arguments."""
+        if not c.children:
+            return None
+        callee = strip(c.children[0])
+        ref = callee.referenced if callee.kind == N.DECL_REF else None
+        if callee.kind != N.DECL_REF:
+            return None
+        if ref is not None:
+            if ref.kind != K.CXX_METHOD or not ref.is_static_method():
+                return None
+            owner = ref.semantic_parent
+            if owner is None or owner.kind not in (K.STRUCT_DECL, K.CLASS_DECL):
+                return None
+            text = f"{ty.spelling(owner.type)}::{ref.spelling}"
+        else:
+            text = " ".join(self.w.slice(callee.extent).split())
+        scope = _split_scope(text)
+        if scope is None or not scope[0] or not scope[1].isidentifier():
+            return None
+        self.why_unresolved = None
+        cls = self.dependent_type(scope[0])
+        if not isinstance(cls, DependentClass):
+            if self.why_unresolved is not None:
+                self.call_why[id(c)] = (f"a member function of a class that "
+                                        f"{self.why_unresolved}")
+            return None
+        fn = self.method_named(cls.decl, scope[1], nargs)
+        if fn is None or not fn.node.cursor.is_static_method():
+            return None
+        return fn, cls.env
+
     def decl_ref(self, c: Node) -> Expr:
         ref = c.referenced
         name = c.spelling
@@ -4838,6 +6007,9 @@ class Executor:
         if ref is None:
             # ``T::J`` of a dependent type has no spelling: the name as written
             name = name or " ".join(self.w.slice(c.extent).split()) or "?"
+            member = self.dependent_member(c, name)
+            if member is not None:
+                return member
             return Opaque(OpaqueKind.NAME, f"unresolved name '{name}'", (), t or INT)
         rk = ref.kind
         if rk == K.ENUM_CONSTANT_DECL:
@@ -4861,6 +6033,10 @@ class Executor:
             v = evaluate_int(c.cursor)
             if v is not None:
                 return Const(v, t or INT)
+            own = self.own_member(ref)  # ``I`` in a class template's own member
+            if own is not None:
+                return own if t is None or not isinstance(own, Const) \
+                    else self._as(own, t)
             return Opaque(OpaqueKind.LOAD, f"value loaded from '{name}'", (), t or INT)
         if t is None and not ty.is_dependent_kind(c.ckind):
             # A kernel's parameter is the same in every lane; any other value that is not

@@ -34,6 +34,12 @@ larger than ``MAX_SHAPES`` is not sampled: when ``x`` is a known multiple of 32
 launch keeps its known components (``Launch.partial``) for the model to range over every legal
 ``y``/``z`` (see ``row_warp_shape``); otherwise the shape is unknown.
 
+A block size known only at run time that the host code bounds to a finite set
+(``min(256, n)``, ``while (nth < n && nth < 1024) nth *= 2``, a helper returning a power of
+two, a ``dim3`` parameter the caller passes one of those) stands for every shape of the
+set, each launch record carrying the set in words (``Launch.bound``; see
+``launch_sets``); the model words the worst over it as such.
+
 Nothing here guesses: a value that is not constant in a context stays unknown, and a launch
 whose template arguments are unknown leaves the kernel's symbolic (uninstantiated) analysis
 in charge.
@@ -83,9 +89,28 @@ from cudalint.frontend.cursors import (
     strip,
 )
 from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor
+from cudalint.frontend.launch_sets import (
+    ComponentSets,
+    component_sets,
+    describe,
+    launch_set,
+    where_text,
+)
 from cudalint.frontend.program import Program
 from cudalint.frontend.tree import Node, build
-from cudalint.ir import INT, LONG, UINT, Access, Const, Expr, Launch, Opaque, OpaqueKind, Sym
+from cudalint.ir import (
+    INT,
+    LONG,
+    UINT,
+    Access,
+    Const,
+    Expr,
+    Launch,
+    Opaque,
+    OpaqueKind,
+    Span,
+    Sym,
+)
 from cudalint.model.arch import MAX_BLOCK_Z as MAX_Z
 from cudalint.model.arch import MAX_THREADS_PER_BLOCK as MAX_THREADS
 
@@ -96,6 +121,10 @@ CONFIG_FUNCTIONS = LAUNCH_CONFIG_CALLS
 
 #: Contexts one function is evaluated in, and loop assignments one site is evaluated under.
 MAX_CONTEXTS = 64
+#: ``HostLaunches.contexts`` stops working out a callee's contexts once
+#: ``MAX_CONTEXTS`` are kept (the rest would be dropped); False works them all out, the
+#: reference ``tests/test_speed_host_cap.py`` compares with.
+SKIP_PAST_CAP = True
 #: Iterations a constant loop may have for its variable to be enumerated.
 MAX_ITERATIONS = 64
 #: Instantiations of one kernel a file analyses when launches through function pointers,
@@ -199,6 +228,10 @@ class _Context:
     #: Reached from a macro-written explicit instantiation (``_macro_instantiations``):
     #: the kernels it launches count against ``MAX_POINTER_INSTANTIATIONS``.
     limited: bool = False
+    #: ``dim3`` parameters (by key) whose call site passes a shape bounded to a finite
+    #: set (``launch_sets.component_sets``): ``launch(..., block_dims)`` with ``nth``
+    #: from a doubling loop in the caller.
+    dim_sets: dict[int, ComponentSets] = field(default_factory=dict)
 
     def key(self) -> tuple[object, ...]:
         return (
@@ -208,6 +241,7 @@ class _Context:
             tuple(sorted((k, tuple((f.name, e.label if e is not None else None)
                                    for f, e in v)) for k, v in self.kernels.items())),
             tuple(sorted(self.fields.items())),
+            tuple(sorted(self.dim_sets.items())),
         )
 
 
@@ -220,6 +254,7 @@ class _HostExecutor(Executor):
         super().__init__(host.w, fn, ctx.env)
         self.host = host
         self.dims = ctx.dims
+        self.dim_sets = ctx.dim_sets
         self.kernels = ctx.kernels
         self.fields = ctx.fields
         #: Set when a template argument named a local declared in several blocks
@@ -231,6 +266,8 @@ class _HostExecutor(Executor):
         #: an expression (``_fact_key``: what it reads) -> the expression it equals there.
         self.facts: dict[tuple[object, ...], Node] = {}
         self.values.update(ctx.values)
+        self.lane_event_lists = host.lane_event_lists  # the file's, not one context's
+        self.body_facts = host.body_facts
         #: Variables whose value here the statements before the site decide (see
         #: ``_Flow``): a constant, or (in ``unknown``) no known value, whatever their
         #: initializer or context says.
@@ -397,10 +434,7 @@ class _HostExecutor(Executor):
             looped = looped or cur.kind in (N.FOR, N.WHILE, N.DO, K.CXX_FOR_RANGE_STMT.value)
             cur = parents.get(id(cur))
         writes: list[tuple[int, str, Node]] = []
-        for n in _walk(fn.body):
-            target = Executor._write_target(n)
-            if target is None:
-                continue
+        for n, target in self.host._write_nodes(fn):
             t = strip(target)
             base = t
             while base.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT) and base.children:
@@ -1207,12 +1241,16 @@ class HostLaunches:
         self._contexts: dict[int, list[_Context]] = {}
         self._in_progress: set[int] = set()
         self._parents: dict[int, dict[int, Node]] = {}
+        self._writes: dict[int, list[tuple[Node, Node]]] = {}
         self._guards: dict[int, dict[tuple[object, ...], Node]] = {}
         self._arrays: dict[tuple[int, int], list[int] | None] = {}
         self._max_threads: dict[str, int] = {}
         #: By id() of a lambda: the locals its function writes after it (``_Flow.enter``),
         #: with the node, kept alive so that the id stays its own.
         self._written_after: dict[int, tuple[Node, set[int]]] = {}
+        #: ``Executor.lane_events`` of every host executor of the file.
+        self.lane_event_lists: dict[int, tuple[Node, list[Node]]] = {}
+        self.body_facts: dict[tuple[str, int], tuple[Node, object]] = {}
         self.launches: list[Launch] = []
         #: The integer kernel parameters each launch passes as constants, by name, parallel
         #: to ``launches`` (see ``bind_parameters``).
@@ -1400,7 +1438,14 @@ class HostLaunches:
             for caller, call in self._callers.get(k, ()):
                 for cctx in self.contexts(caller):
                     for extra in self.loop_assignments(caller, call, cctx):
+                        if len(out) >= MAX_CONTEXTS and SKIP_PAST_CAP:
+                            # none is kept past the cap: the flows and contexts it would
+                            # drop are not worked out (``loop_assignments`` still runs: it
+                            # registers generic lambdas' parameters)
+                            continue
                         for flowed in self.flow(caller, call, cctx, extra):
+                            if len(out) >= MAX_CONTEXTS and SKIP_PAST_CAP:
+                                break
                             ex = _HostExecutor(self, caller, cctx, flowed)
                             ex.site = call
                             ctx = self._callee_context(ex, call, fn)
@@ -1510,6 +1555,10 @@ class HostLaunches:
                 dims = ex.block_dims(a)
                 if dims is not None and dims != (None, None, None):
                     ctx.dims[pk] = dims
+                if dims is None or None in dims:
+                    got = component_sets(self, ex, a, MAX_THREADS)
+                    if got is not None:
+                        ctx.dim_sets[pk] = got
             elif _function_pointer(a):
                 # ``launch(k<4>, ...)``, ``launch(kern, ...)`` with a pointer local: the
                 # kernels the parameter holds in this context
@@ -1589,6 +1638,21 @@ class HostLaunches:
             elif x.kind not in _FIXED_KINDS:
                 return False
         return True
+
+    def _write_nodes(self, fn: Function) -> list[tuple[Node, Node]]:
+        """Each node of ``fn``'s body that writes (``Executor._write_target``) with what
+        it writes, in ``_walk``'s order; kept by function (``_member_written`` asks for
+        every ``dim3`` read at every site of every context)."""
+        hit = self._writes.get(id(fn))
+        if hit is None:
+            assert fn.body is not None
+            hit = []
+            for n in _walk(fn.body):
+                target = Executor._write_target(n)
+                if target is not None:
+                    hit.append((n, target))
+            self._writes[id(fn)] = hit
+        return hit
 
     def _parent_map(self, fn: Function) -> dict[int, Node]:
         hit = self._parents.get(id(fn))
@@ -2162,10 +2226,16 @@ class HostLaunches:
             dims = ex.block_dims(args[1]) if len(args) > 1 else None
             targets = self.kernels_of(ex, call)
             external = None if targets else self._declared_kernel(call)
+            sets: dict[int, tuple[list[Shape], str | None] | None] = {}
             if external is not None:
                 # defined in another file: its launch shapes travel with this unit's
                 # launches, and ``link_launches`` hands them to the file defining it
                 shapes = expand_shape(dims, MAX_THREADS) if dims is not None else []
+                bounded = self._bounded(ex, args, dims, MAX_THREADS, span, sets)
+                if bounded is not None:
+                    out.extend((Launch(external, shape, span, bound=bounded[1]), ())
+                               for shape in bounded[0])
+                    continue
                 if not shapes:
                     partial = row_warp_shape(dims) if dims is not None else None
                     out.append((Launch(external, None, span, None, partial), ()))
@@ -2188,12 +2258,50 @@ class HostLaunches:
                 cap = self._cap(kernel)
                 shapes = expand_shape(dims, cap) if dims is not None else []
                 params = self._parameter_values(ex, call, kernel)
+                bounded = self._bounded(ex, args, dims, cap, span, sets)
+                if bounded is not None:
+                    # a run-time value the host code bounds: each shape of the set
+                    out.extend((Launch(kernel.name, shape, span, label, bound=bounded[1]),
+                                params) for shape in bounded[0])
+                    continue
                 if not shapes:
                     partial = row_warp_shape(dims, cap) if dims is not None else None
                     out.append((Launch(kernel.name, None, span, label, partial), params))
                 for shape in shapes:
                     out.append((Launch(kernel.name, shape, span, label), params))
         return out
+
+    def _bounded(self, ex: _HostExecutor, args: list[Node], dims: Dims | None, cap: int,
+                 span: Span, memo: dict[int, tuple[list[Shape], str | None] | None]
+                 ) -> tuple[list[Shape], str | None] | None:
+        """The shapes of a launch whose block shape is not constant but bounded by the
+        host code to a finite set, with the note the model words the set with
+        (``launch_sets``); None when a component is constant-free and unbounded, or
+        every component is known. By ``cap`` in ``memo`` (one launch, kernels with
+        different ``__launch_bounds__``)."""
+        if len(args) < 2 or (dims is not None and None not in dims):
+            return None
+        if cap not in memo:
+            where = where_text(span.file, span.line)
+            b = strip(args[1])
+            while b.kind in (N.CALL, N.FUNCTIONAL_CAST) and node_int_type(b) is None \
+                    and len(b.expr_children()) == 1:
+                b = strip(b.expr_children()[0])  # dim3's copy constructor
+            ref = b.referenced if b.kind == N.DECL_REF else None
+            passed = ex.dim_sets.get(key_of(ref)) if ref is not None \
+                and ref.kind == K.PARM_DECL else None
+            var = ex.fn.vars.get(key_of(ref)) if ref is not None and ex.fn is not None \
+                else None
+            if passed is not None and var is not None and not var.modified \
+                    and not var.writes:
+                # a ``dim3`` parameter the caller passes a bounded set of shapes
+                memo[cap] = describe(passed, cap, where)
+                return memo[cap]
+            try:
+                memo[cap] = launch_set(self, ex, args[1], cap, where)
+            except RecursionError:
+                memo[cap] = None
+        return memo[cap]
 
     def _through_pointer(self, call: Node) -> bool:
         """Whether a launch starts the kernel a function-pointer variable or parameter
@@ -2567,8 +2675,15 @@ class _Step:
         return binary_value(self.op, v, self.amount, LONG)
 
 
-def _symbols(e: object, out: set[str]) -> None:
-    """Names of the symbols an expression reads (into ``out``)."""
+def _symbols(e: object, out: set[str], seen: set[int] | None = None) -> None:
+    """Names of the symbols an expression reads (into ``out``). An expression shares
+    subexpressions (a helper's value used twice): each object is visited once
+    (``seen``: their ids, while ``e`` keeps them alive)."""
+    if seen is None:
+        seen = set()
+    elif id(e) in seen:
+        return
+    seen.add(id(e))
     if isinstance(e, Sym):
         out.add(e.name)
     if is_dataclass(e) and not isinstance(e, type):
@@ -2576,9 +2691,9 @@ def _symbols(e: object, out: set[str]) -> None:
             v = getattr(e, f.name)
             if isinstance(v, tuple):
                 for x in v:
-                    _symbols(x, out)
+                    _symbols(x, out, seen)
             elif is_dataclass(v):
-                _symbols(v, out)
+                _symbols(v, out, seen)
 
 
 def _walk(n: Node) -> list[Node]:

@@ -42,8 +42,19 @@ keeps the walker's results (``ParsedDocument``, same clang arguments).
 the main file's host functions that call it (directly or not) and that those call are the
 same (``walker._Words.key``; names found in the text, macros expanded), or else when its
 contexts (``HostLaunches.contexts``: the values its callers pass) and the bodies it calls
-are (``walker._Words.inner``); only the callers of the functions evaluated again are
-followed (``HostLaunches.find_calls``). A walk whose evaluation added notes or arrays keeps
+are (``walker._Words.inner``). The contexts themselves are kept too
+(``WalkReuse.contexts``), by a digest of what they are computed from
+(``walker._Words.contexts_key``): for each host function whose text names the function,
+its own contexts and the bodies its flows may read for a value (its own and those of the
+functions it calls that return one, not of those it only calls for their effects, such
+as the function's siblings); so a statement added to ``main`` computes again only the
+contexts of the functions ``main`` calls, and a constant changed in one launch wrapper
+none, and kept contexts are installed for the evaluations that run
+(``Walker._seed_contexts``). The contexts compare with the kernels a function-pointer
+parameter holds, ``dim3`` members of struct parameters and whether they are limited
+(``Walker._contexts_signature``). Only the callers (by text) of the functions whose
+contexts are computed have their calls followed (``HostLaunches.find_calls``), in the
+functions' order as from scratch. A walk whose evaluation added notes or arrays keeps
 none (their repeats are dropped, so each depends on the others).
 
 The stored results are plain IR (frozen dataclasses, no libclang cursor: the unit they
@@ -65,11 +76,20 @@ from dataclasses import dataclass
 from cudalint.frontend.cursors import Env
 from cudalint.ir import Access, Launch, Note, SharedArray, Span
 
-__all__ = ["FunctionRun", "HostRun", "LineMap", "StableId", "WalkReuse", "line_map", "line_range"]
+__all__ = [
+    "CONTEXTS_KEPT", "HISTORY", "FunctionRun", "HostRun", "LineMap", "StableId", "WalkReuse",
+    "line_map", "line_range",
+]
 
 #: A function across versions of a document: its name, and the file, line and column
 #: where its declaration starts.
 StableId = tuple[str, str, int, int]
+
+#: Earlier versions' host evaluations and runs kept per function
+#: (``WalkReuse.older_hosts``, ``WalkReuse.older_runs``), and host contexts kept in all
+#: (``WalkReuse.contexts``).
+HISTORY = 3
+CONTEXTS_KEPT = 256
 
 
 def env_signature(env: Env) -> tuple[object, ...]:
@@ -291,7 +311,19 @@ class WalkReuse:
         self.context: str | None = None
         self.wide: str | None = None
         self.hosts: dict[StableId, HostRun] = {}
+        #: Host functions' contexts (``Walker._contexts_signature``) by the digest of
+        #: what they are computed from (``walker._Words.contexts_key``: the callers'
+        #: contexts and the bodies their flows may read): a statement added to ``main``
+        #: or a constant changed in one launch wrapper computes again only the contexts
+        #: it can change (issue 15).
+        self.contexts: dict[str, tuple[object, ...] | None] = {}
         self.runs: dict[StableId, FunctionRun] = {}
+        #: Earlier versions' host evaluations and runs of each function, newest first
+        #: (at most ``HISTORY``): a value changed and changed back (an undo, a block size
+        #: tried and reverted) finds the launches and the kernels' runs of the value it
+        #: returns to. Checked and moved as the latest are.
+        self.older_hosts: dict[StableId, tuple[HostRun, ...]] = {}
+        self.older_runs: dict[StableId, tuple[FunctionRun, ...]] = {}
         #: The names each function's text uses, by the text, and each project text's
         #: macros (``walker._Words``).
         self.words: dict[bytes, frozenset[str]] = {}
@@ -305,6 +337,8 @@ class WalkReuse:
         self.runs_reused = 0
         self.host_done = 0
         self.host_reused = 0
+        #: host functions whose contexts were kept (``contexts``)
+        self.contexts_reused = 0
 
     def begin(self, context: str, wide: str) -> bool:
         """A walk with this context starts: runs of another context are dropped.
@@ -312,18 +346,43 @@ class WalkReuse:
         same = context == self.context
         self.context, self.wide = context, wide
         if not same:
-            self.hosts = {}
+            self.hosts, self.contexts, self.older_hosts = {}, {}, {}
         self.runs = {sid: run for sid, run in self.runs.items()
                      if run.context in (context, wide)}
+        older = {sid: tuple(r for r in runs if r.context in (context, wide))
+                 for sid, runs in self.older_runs.items()}
+        self.older_runs = {sid: runs for sid, runs in older.items() if runs}
         return same
 
-    def run_of(self, sid: StableId, body: bytes, notes_before: tuple[Note, ...],
-               macros: tuple[tuple[str, bytes], ...] = ()) -> FunctionRun | None:
-        hit = self.runs.get(sid)
-        if hit is None or hit.body != body or hit.notes_before != notes_before \
-                or hit.macros != macros or hit.context not in (self.context, self.wide):
-            return None
-        return hit
+    def runs_of(self, sid: StableId, body: bytes, notes_before: tuple[Note, ...],
+                macros: tuple[tuple[str, bytes], ...] = ()) -> list[FunctionRun]:
+        """The kept runs of ``sid`` (the latest first, then ``older_runs``) of this
+        body, with these notes before them and these macros' values, in this walk's
+        context (or its ``wide`` one)."""
+        return [run for run in (self.runs.get(sid), *self.older_runs.get(sid, ()))
+                if run is not None and run.body == body and run.notes_before == notes_before
+                and run.macros == macros and run.context in (self.context, self.wide)]
+
+    def keep_run(self, sid: StableId, run: FunctionRun) -> None:
+        """``run`` is now the latest run of ``sid``; the one it replaces is kept in
+        ``older_runs``."""
+        was = self.runs.get(sid)
+        self.runs[sid] = run
+        if was is not None and was is not run:
+            older = (was, *(r for r in self.older_runs.get(sid, ()) if r is not run))
+            self.older_runs[sid] = older[:HISTORY]
+
+    def keep_hosts(self, hosts: dict[StableId, HostRun]) -> None:
+        """``hosts`` are the latest host evaluations; those they replace are kept in
+        ``older_hosts``."""
+        older: dict[StableId, tuple[HostRun, ...]] = {}
+        for sid, host in hosts.items():
+            was = self.hosts.get(sid)
+            kept = tuple(h for h in (was, *self.older_hosts.get(sid, ()))
+                         if h is not None and h is not host)
+            if kept:
+                older[sid] = kept[:HISTORY]
+        self.hosts, self.older_hosts = hosts, older
 
     def follow(self, source: bytes, path: str) -> None:
         """The document's text is now ``source``: the kept results are moved to where
@@ -340,43 +399,75 @@ class WalkReuse:
             return
         runs: dict[StableId, FunctionRun] = {}
         for sid, run in self.runs.items():
-            name, file, line, column = sid
-            to = lines.line(line) if file == path else line
-            if to is None:
-                continue
-            if (run.last < lines.first or (lines.delta == 0 and run.first > lines.last)) \
-                    and all(f != path or lines.line(ln) == ln for _, f, ln, _ in run.inlined):
-                runs[(name, file, to, column)] = run  # nothing in it moves
-                continue
-            r = _Rebase(lines, path, run.foreign)
-            try:
-                moved = r(run)
-                inlined = frozenset((n, f, r.line(ln) if f == path else ln, c)
-                                    for n, f, ln, c in run.inlined)
-            except _Moved:
-                continue
-            assert isinstance(moved, FunctionRun)
-            # (never inside the lines it names: those after the edit moved by delta)
-            last = run.last + max(0, lines.delta) if run.last >= lines.first else run.last
-            first = run.first + min(0, lines.delta) if run.first > lines.last else run.first
-            runs[(name, file, to, column)] = dataclasses.replace(
-                moved, inlined=inlined, first=max(0, first), last=last)
+            got = _move_run(sid, run, lines, path)
+            if got is not None:
+                runs[got[0]] = got[1]
         self.runs = runs
+        older_runs: dict[StableId, tuple[FunctionRun, ...]] = {}
+        for sid, kept in self.older_runs.items():
+            moved_runs = [got for got in (_move_run(sid, run, lines, path) for run in kept)
+                          if got is not None]
+            if moved_runs:
+                older_runs[moved_runs[0][0]] = tuple(r for _, r in moved_runs)
+        self.older_runs = older_runs
         hosts: dict[StableId, HostRun] = {}
         for sid, host in self.hosts.items():
-            name, file, line, column = sid
-            to = lines.line(line) if file == path else line
-            # a host evaluation can run helpers of any file: no symbol is moved
-            r = _Rebase(lines, path, None)
-            try:
-                moved_host = r(host)
-            except _Moved:
-                continue
-            if to is not None and isinstance(moved_host, HostRun):
-                hosts[(name, file, to, column)] = moved_host
+            got_host = _move_host(sid, host, lines, path)
+            if got_host is not None:
+                hosts[got_host[0]] = got_host[1]
         self.hosts = hosts
+        older_hosts: dict[StableId, tuple[HostRun, ...]] = {}
+        for sid, kept_hosts in self.older_hosts.items():
+            moved_hosts = [got for got in (_move_host(sid, h, lines, path) for h in kept_hosts)
+                           if got is not None]
+            if moved_hosts:
+                older_hosts[moved_hosts[0][0]] = tuple(h for _, h in moved_hosts)
+        self.older_hosts = older_hosts
 
     def clear(self) -> None:
         self.context = self.wide = None
         self.hosts, self.runs, self.words, self.macros = {}, {}, {}, {}
+        self.contexts, self.older_hosts, self.older_runs = {}, {}, {}
         self.source = self.path = None
+
+
+def _move_run(sid: StableId, run: FunctionRun, lines: LineMap, path: str
+              ) -> tuple[StableId, FunctionRun] | None:
+    """``run`` of function ``sid`` moved to the new version's lines (``WalkReuse.
+    follow``), or None where it names a changed line."""
+    name, file, line, column = sid
+    to = lines.line(line) if file == path else line
+    if to is None:
+        return None
+    if (run.last < lines.first or (lines.delta == 0 and run.first > lines.last)) \
+            and all(f != path or lines.line(ln) == ln for _, f, ln, _ in run.inlined):
+        return (name, file, to, column), run  # nothing in it moves
+    r = _Rebase(lines, path, run.foreign)
+    try:
+        moved = r(run)
+        inlined = frozenset((n, f, r.line(ln) if f == path else ln, c)
+                            for n, f, ln, c in run.inlined)
+    except _Moved:
+        return None
+    assert isinstance(moved, FunctionRun)
+    # (never inside the lines it names: those after the edit moved by delta)
+    last = run.last + max(0, lines.delta) if run.last >= lines.first else run.last
+    first = run.first + min(0, lines.delta) if run.first > lines.last else run.first
+    return (name, file, to, column), dataclasses.replace(
+        moved, inlined=inlined, first=max(0, first), last=last)
+
+
+def _move_host(sid: StableId, host: HostRun, lines: LineMap, path: str
+               ) -> tuple[StableId, HostRun] | None:
+    """``host`` of function ``sid`` moved to the new version's lines, or None."""
+    name, file, line, column = sid
+    to = lines.line(line) if file == path else line
+    # a host evaluation can run helpers of any file: no symbol is moved
+    r = _Rebase(lines, path, None)
+    try:
+        moved_host = r(host)
+    except _Moved:
+        return None
+    if to is None or not isinstance(moved_host, HostRun):
+        return None
+    return (name, file, to, column), moved_host

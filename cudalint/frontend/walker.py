@@ -20,6 +20,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import clang.cindex as ci
 
@@ -59,8 +60,14 @@ from cudalint.frontend.cursors import (
     strip,
 )
 from cudalint.frontend.execute import Executor, call_name, fn_key
-from cudalint.frontend.host import CONFIG_FUNCTIONS, MAX_POINTER_INSTANTIATIONS, HostLaunches
+from cudalint.frontend.host import (
+    CONFIG_FUNCTIONS,
+    MAX_POINTER_INSTANTIATIONS,
+    HostLaunches,
+    _Context,
+)
 from cudalint.frontend.reuse import (
+    CONTEXTS_KEPT,
     FunctionRun,
     HostRun,
     StableId,
@@ -72,6 +79,7 @@ from cudalint.frontend.tree import Node, build, build_under, top_level
 from cudalint.frontend.types import template_int_argument, type_size
 from cudalint.ir import (
     Access,
+    Const,
     IntType,
     Kernel,
     Launch,
@@ -278,6 +286,8 @@ class _Words:
         self._callees: dict[int, list[Function]] = {}
         #: name -> the host functions whose text uses it
         self._users: dict[str, list[Function]] | None = None
+        #: fn_key -> ``contexts_key`` ("" where not known: a cycle, a template)
+        self._contexts_keys: dict[int, str] = {}
 
     def words(self, fn: Function) -> frozenset[str]:
         k = fn_key(fn)
@@ -372,6 +382,61 @@ class _Words:
                 h.update(squeezed)
                 h.update(repr(plan.macros(f)).encode("utf-8", "surrogatepass"))
 
+    def _value_closure(self, fn: Function) -> set[int]:
+        """``fn`` and the functions it may call for a value, directly or not: what a
+        flow of ``fn``'s statements can read of other functions' bodies (the host
+        evaluation reads a callee's body only for the value a call returns:
+        ``_HostExecutor.returned_value``, ``HostLaunches.call_value``; a free function
+        returning ``void`` has none). Methods, constructors and operators are always in."""
+        closure = {fn_key(fn)}
+        todo = [fn]
+        while todo:
+            for g in self.callees(todo.pop()):
+                if fn_key(g) not in closure and _may_return(g):
+                    closure.add(fn_key(g))
+                    todo.append(g)
+        closure.update(fn_key(g) for name, gs in self.by_name.items()
+                       if name.startswith("operator") for g in gs)
+        return closure
+
+    def contexts_key(self, fn: Function, plan: _ReusePlan,
+                     contexts_of: Callable[[Function], tuple[object, ...] | None]) -> str:
+        """The digest of what ``HostLaunches.contexts(fn)`` reads: the context; for each
+        host function whose text names ``fn`` (its callers, by text), its name, its own
+        contexts (``contexts_of``: ``Walker._contexts_signature``, kept or computed) and
+        the bodies it may read for a value (``_value_closure``: its own, not those of the
+        functions it only calls for their effects, such as ``fn``'s siblings called one
+        after the other). "" where not known: ``fn`` is reached through a cycle of
+        calls, a caller's contexts are not comparable, or ``fn`` is a template (whose
+        contexts also come from explicit instantiations anywhere in the text)."""
+        k = fn_key(fn)
+        hit = self._contexts_keys.get(k)
+        if hit is not None:
+            return hit
+        self._contexts_keys[k] = ""  # while looking: a cycle is not known
+        if fn.template_params:
+            return ""
+        if self._users is None:
+            self.callers([])
+        assert self._users is not None
+        h = hashlib.sha256(b"contexts:" + plan.context.encode())
+        ext = fn.node.extent  # which function: its declaration up to its body
+        end = fn.body.extent.start if fn.body is not None else ext.end
+        h.update(self.w.bytes_at(ext.start)[int(ext.start.offset):int(end.offset)])
+        seen: set[int] = set()
+        for g in self._users.get(fn.name, ()):
+            if fn_key(g) in seen or fn_key(g) == k:
+                continue  # (its own text names it: a call to itself gives no context)
+            seen.add(fn_key(g))
+            up = contexts_of(g)
+            if up is None:
+                return ""
+            h.update(b"%s:" % g.name.encode())
+            h.update(repr(up).encode("utf-8", "surrogatepass"))
+            self._bodies(h, self._value_closure(g), set(), plan)
+        got = self._contexts_keys[k] = h.hexdigest()
+        return got
+
     def key(self, fn: Function, plan: _ReusePlan) -> str:
         """The digest of what evaluating ``fn``'s launches reads: the context and the
         bodies of the main file's host functions among its callers and their callees."""
@@ -386,6 +451,13 @@ class _Words:
         h = hashlib.sha256(plan.context.encode())
         self._bodies(h, closure, up, plan)
         return h.hexdigest()
+
+
+def _may_return(fn: Function) -> bool:
+    """Whether a call of ``fn`` can have a value: all but a free function (or function
+    template) declared to return ``void``."""
+    c = fn.node.cursor
+    return c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) or not ty.is_void(c.result_type)
 
 
 class _LazyBody(Node):
@@ -714,10 +786,14 @@ class Walker:
             fn_envs = envs.get(fn.name, [Env()]) if fn.template_params else [Env()]
             signature = tuple(env_signature(e) for e in fn_envs)
             macros = plan.macros(fn)
-            hit = self.reuse.run_of(sid, body, before, macros)
-            if hit is not None and hit.envs == signature \
-                    and (not fn.is_kernel or len(hit.binds) == len(fn_envs)) \
-                    and (not fn.is_kernel or self._binds_as_before(fn, fn_envs, hit)):
+            # the latest run, or an earlier version's (a value changed back)
+            hit = next((run for run in self.reuse.runs_of(sid, body, before, macros)
+                        if run.envs == signature
+                        and (not fn.is_kernel or len(run.binds) == len(fn_envs))
+                        and (not fn.is_kernel or self._binds_as_before(fn, fn_envs, run))),
+                       None)
+            if hit is not None:
+                self.reuse.keep_run(sid, hit)
                 for a in hit.arrays:
                     self.add_array(a)
                 self.notes.extend(hit.notes)
@@ -738,7 +814,7 @@ class Walker:
             # a run that read a host function's body (a lambda's, one it inlined) is
             # kept for the context with those bodies
             wide = any(self._in_host_body(k, plan) for k in rec.inlined)
-            self.reuse.runs[sid] = FunctionRun(
+            run = FunctionRun(
                 context=plan.wide if wide else plan.context,
                 body=body, macros=macros, notes_before=before, envs=signature,
                 binds=tuple(rec.binds),
@@ -750,8 +826,8 @@ class Walker:
                 foreign=self._foreign_lines(rec.inlined, plan)
                 if self.source_file(fn.node.extent.start).path == self.path else None,
             )
-            first, last = line_range(self.reuse.runs[sid], self.path)
-            self.reuse.runs[sid] = replace(self.reuse.runs[sid], first=first, last=last)
+            first, last = line_range(run, self.path)
+            self.reuse.keep_run(sid, replace(run, first=first, last=last))
 
         for fn in self.functions:
             try:
@@ -1013,15 +1089,57 @@ class Walker:
             sid = plan.sids.get(k)
             if sid is not None:
                 keys[k] = words.key(fn, plan)
-                hit = reuse.hosts.get(sid)
-                if hit is not None and hit.key == keys[k]:
+                # the latest evaluation, or an earlier version's
+                hit = next((h for h in (reuse.hosts.get(sid), *reuse.older_hosts.get(sid, ()))
+                            if h is not None and h.key == keys[k]), None)
+                if hit is not None:
                     replay[k] = hit
                     continue
             again.append(fn)
-        if again:
-            up = words.callers(again)
-            host.find_calls([fn for fn in self.functions if fn_key(fn) in up])
+        calls_found: set[int] = set()
+        order = {fn_key(fn): i for i, fn in enumerate(self.functions)}
+
+        def find_calls(fn: Function) -> None:
+            # the calls ``HostLaunches.contexts(fn)`` follows: those of ``fn``'s callers
+            # (by text, directly or not), found only where contexts are computed and
+            # each once; each callee's callers then put in the order a walk from scratch
+            # finds them (the functions' order), which is the contexts' order
+            todo = [f for f in self.functions if fn_key(f) in words.callers([fn])
+                    and fn_key(f) not in calls_found]
+            if not todo:
+                return
+            calls_found.update(fn_key(f) for f in todo)
+            host.find_calls(todo)
+            for table in (host._callers, host._named):
+                for calls in table.values():
+                    calls.sort(key=lambda call: order.get(fn_key(call[0]), -1))
+
         again_keys = {fn_key(fn) for fn in again}
+        contexts_kept: dict[str, tuple[object, ...] | None] = {}
+        sigs: dict[int, tuple[object, ...] | None] = {}
+
+        def contexts_of(fn: Function) -> tuple[object, ...] | None:
+            # ``_contexts_signature(fn)``, kept from the last walk where what it is
+            # computed from is unchanged (``_Words.contexts_key``): a statement added to
+            # ``main`` computes the contexts of the functions ``main`` calls, and those
+            # of the functions they call only where theirs changed
+            k = fn_key(fn)
+            if k in sigs:
+                return sigs[k]
+            sigs[k] = None  # while looking
+            ckey = words.contexts_key(fn, plan, contexts_of)
+            if ckey and ckey in reuse.contexts:
+                sig = reuse.contexts[ckey]
+                reuse.contexts_reused += 1
+                if sig is not None:
+                    self._seed_contexts(fn, sig)  # for its own evaluation, its callees'
+            else:
+                find_calls(fn)
+                sig = self._contexts_signature(fn)
+            if ckey:
+                contexts_kept[ckey] = sig
+            sigs[k] = sig
+            return sig
         seen: set[tuple[object, ...]] = set()
         hosts: dict[StableId, HostRun] = {}
         keep = True  # no evaluation added notes or arrays (whose repeats are dropped)
@@ -1048,23 +1166,27 @@ class Walker:
                 try:
                     # where the callers' bodies changed: the same contexts (the values
                     # the callers pass) give the same launches
-                    was = reuse.hosts.get(plan.sids[k]) if k in keys else None
-                    sig = self._contexts_signature(fn) if was is not None else None
+                    sid = plan.sids[k] if k in keys else None
+                    kept = [h for h in (reuse.hosts.get(sid), *reuse.older_hosts.get(sid, ()))
+                            if h is not None] if sid is not None else []
+                    sig = contexts_of(fn) if kept else None
                     inner = words.inner(fn, plan, sig) if sig is not None else ""
-                    if was is not None and inner and was.inner == inner:
+                    was = next((h for h in kept if inner and h.inner == inner), None)
+                    if was is not None:
                         found, added = list(was.launches), list(was.instantiations)
                         for kernel, label, env in added:
                             host.instantiations.setdefault(kernel, {}).setdefault(
                                 label, copy.deepcopy(env))
                         reuse.host_reused += 1
                     else:
+                        find_calls(fn)
                         found = host.launches_of(fn)
                         added = [(name, label, copy.deepcopy(env))
                                  for name, envs in host.instantiations.items()
                                  for label, env in envs.items() if (name, label) not in before]
                         reuse.host_done += 1
                         if k in keys and not inner:
-                            sig = self._contexts_signature(fn)  # known now: no more work
+                            sig = contexts_of(fn)  # known now: no more work
                             inner = words.inner(fn, plan, sig) if sig is not None else ""
                     keep = keep and not self._recording and len(self.notes) == notes_at
                 finally:
@@ -1072,8 +1194,53 @@ class Walker:
                 host.add(found, seen)
             if k in keys:
                 hosts[plan.sids[k]] = HostRun(keys[k], tuple(found), tuple(added), inner)
-        reuse.hosts = hosts if keep else {}
+        if keep:
+            reuse.keep_hosts(hosts)
+            for ckey, sig in reuse.contexts.items():  # earlier versions', newest first
+                if len(contexts_kept) >= CONTEXTS_KEPT:
+                    break
+                contexts_kept.setdefault(ckey, sig)
+            reuse.contexts = contexts_kept
+        else:
+            reuse.hosts, reuse.older_hosts, reuse.contexts = {}, {}, {}
         reuse.words, reuse.macros = words.kept(), words.macro_cache
+
+    def _seed_contexts(self, fn: Function, sig: tuple[object, ...]) -> None:
+        """``HostLaunches.contexts(fn)`` set to the contexts ``sig`` describes
+        (``_contexts_signature``, kept from the last walk), where they are not computed
+        yet and every part names something of this walk."""
+        if id(fn) in self.host._contexts:
+            return
+        keys = [key_of(p.cursor) for p in Executor.params(fn)]
+        kernels = {(f.name, ty.spelling(f.node.cursor.type)): f
+                   for f in self.functions if f.is_kernel}
+        out: list[_Context] = []
+        for entry in sig:
+            parts: Any = entry
+            env_sig, values, dims, pointed, fields, dim_sets, limited = parts
+            label, env_values, types, params, functions = env_sig
+            ctx = _Context(Env(label, dict(env_values), dict(types), dict(params),
+                               dict(functions)), limited=limited)
+            for i, v, t in values:
+                ctx.values[keys[i]] = Const(v, t)
+            for i, d in dims:
+                ctx.dims[keys[i]] = d
+            for i, held in pointed:
+                found: list[tuple[Function, Env | None]] = []
+                for name, spelled, held_env in held:
+                    f = kernels.get((name, spelled))
+                    if f is None:
+                        return  # computed instead
+                    found.append((f, None if held_env is None else Env(
+                        held_env[0], dict(held_env[1]), dict(held_env[2]), dict(held_env[3]),
+                        dict(held_env[4]))))
+                ctx.kernels[keys[i]] = tuple(found)
+            for (i, member), d in fields:
+                ctx.fields[(keys[i], member)] = d
+            for i, d in dim_sets:
+                ctx.dim_sets[keys[i]] = d
+            out.append(ctx)
+        self.host._contexts[id(fn)] = out
 
     def _contexts_signature(self, fn: Function) -> tuple[object, ...] | None:
         """``HostLaunches.contexts(fn)`` as values that compare across versions (the
@@ -1085,11 +1252,24 @@ class Walker:
         where = {key_of(p.cursor): i for i, p in enumerate(Executor.params(fn))}
         out: list[tuple[object, ...]] = []
         for ctx in contexts:
-            if not where.keys() >= ctx.values.keys() | ctx.dims.keys():
+            if ctx.env.classes:
+                return None  # resolved classes: not comparable across versions
+            if not where.keys() >= ctx.values.keys() | ctx.dims.keys() | ctx.kernels.keys() \
+                    | ctx.dim_sets.keys() | {k for k, _ in ctx.fields}:
                 return None
+            # the kernels a function-pointer parameter holds and a struct's dim3 members
+            # are inputs too (``launch(ka, ...)`` edited to ``launch(kb, ...)``)
             out.append((env_signature(ctx.env),
                         tuple(sorted((where[k], c.value, c.type) for k, c in ctx.values.items())),
-                        tuple(sorted((where[k], d) for k, d in ctx.dims.items()))))
+                        tuple(sorted((where[k], d) for k, d in ctx.dims.items())),
+                        tuple(sorted((where[k], tuple(
+                            (f.name, ty.spelling(f.node.cursor.type),
+                             env_signature(e) if e is not None else None) for f, e in v))
+                            for k, v in ctx.kernels.items())),
+                        tuple(sorted(((where[k], m), d) for (k, m), d in ctx.fields.items())),
+                        # the shape sets a dim3 parameter is passed (``launch_sets``)
+                        tuple(sorted((where[k], d) for k, d in ctx.dim_sets.items())),
+                        ctx.limited))
         return tuple(out)
 
     def _foreign_lines(self, inlined: set[int], plan: _ReusePlan
@@ -1618,6 +1798,26 @@ class Walker:
                             table[name], self.macro_types[name] = r
         return self._named_consts
 
+    def constant_call(self, text: str) -> int | None:
+        """``f()`` where ``f`` takes no argument and its body, as preprocessed, is one
+        ``return`` of a constant (ggml's ``__launch_bounds__(
+        ggml_cuda_get_physical_warp_size(), 1)``: ``return 32;`` outside HIP); else None."""
+        m = re.fullmatch(r"\s*(?:::)?([A-Za-z_]\w*)\s*\(\s*\)\s*", text)
+        if m is None:
+            return None
+        values: set[int] = set()
+        for fn in self.functions_by_name.get(m.group(1), ()):
+            body = fn.body
+            stmts = body.children if body is not None else []
+            if len(stmts) != 1 or stmts[0].kind != N.RETURN:
+                return None
+            exprs = [ch for ch in stmts[0].children if ch.is_expr]
+            v = evaluate_int(exprs[0].cursor) if len(exprs) == 1 else None
+            if v is None:
+                return None
+            values.add(v)
+        return values.pop() if len(values) == 1 else None
+
     def eval_text(self, text: str) -> int | None:
         """The value of the C constant expression ``text`` (a template or
         ``__launch_bounds__`` argument) with the file's constants and macros."""
@@ -1694,6 +1894,8 @@ class Walker:
                     args = split_top_level(m.group(1))
                     if args:
                         max_threads = self.eval_text(args[0])
+                        if max_threads is None:
+                            max_threads = self.constant_call(args[0])
         annotated = None
         start = c.extent.start
         above = self.line_text(start, start.line - 1)

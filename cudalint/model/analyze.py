@@ -9,12 +9,12 @@ the caller starts (one per file) and passes in."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import fields, is_dataclass, replace
 
 from cudalint.budget import NOT_ANALYZED, BudgetExceeded
 from cudalint.budget import check as check_budget
-from cudalint.ir import Access, TranslationUnit
+from cudalint.ir import Access, Sym, TranslationUnit
 from cudalint.model import proof
 from cudalint.model.arch import Arch, parse_arch
 from cudalint.model.caches import RunCaches
@@ -42,6 +42,89 @@ def _worse(a: AccessResult, b: AccessResult) -> AccessResult:
         return (r.ways or 0.0, r.wavefronts or 0, _STATUS_RANK[r.status])
 
     return a if key(a) >= key(b) else b
+
+
+def _dominating(shapes: list[Shape], access: Access,
+                each: list[tuple[Shape, AccessResult]]) -> Iterator[Shape]:
+    """The shapes of ``shapes`` whose results decide the worst over all of them, and
+    whether they all cost the same, where a bounded set (``min(1024, n)``: 1024 shapes,
+    ``Shape.bound``) would cost one proof each: otherwise ``shapes``. ``each``: the
+    results so far (the caller appends each shape's before asking for the next).
+
+    For one-dimensional shapes ``(x, 1, 1)`` and an access that reads no ``blockDim``
+    (so each lane's address is its own, whatever the shape) at most 4 bytes wide (the
+    ideal is one wavefront for any non-empty warp), a shape's warps hold the lanes of
+    every smaller shape's warps: warp ``w`` of ``(32k, 1, 1)`` is whole for every
+    ``w < k``, and a partial warp is a prefix of the whole one. Wavefronts never drop
+    when lanes are added, so a shape costs at least what any smaller one costs. The
+    largest whole-warp shape then bounds every shape below it, and the smallest shape
+    any lane executes in bounds every larger one from below (the shapes are proved from
+    the smallest up to it); the shapes above the largest whole-warp one are proved
+    each. The worst, and whether the costs differ, are then those of all shapes."""
+    if len(shapes) <= 8 or access.width > 4 or len({s.sets for s in shapes}) != 1 or any(
+            s.bound is None or len(s.sets) != 1 or s.dims is None or s.dims[1:] != (1, 1)
+            for s in shapes):
+        # two sets (or a set and a constant launch) of one kernel: each set's costs are
+        # compared among its own shapes, so each is proved
+        yield from shapes
+        return
+    names: set[str] = set()
+    _names(access, names, 0)
+    if any(n.startswith("blockDim") for n in names):
+        yield from shapes
+        return
+    xs = sorted(shapes, key=lambda s: s.dims[0] if s.dims else 0)
+    whole = [s for s in xs if s.dims is not None and s.dims[0] % 32 == 0]
+    top = whole[-1] if whole else None
+    done: set[int] = set()
+    for i, s in enumerate(xs):  # up to the first shape some lane executes the access in
+        if s is top:
+            break
+        done.add(i)
+        yield s
+        if each and each[-1][1].executed:
+            break
+    for i, s in enumerate(xs):
+        if i not in done and (s is top or top is None or s.dims > top.dims):  # type: ignore[operator]
+            yield s
+
+
+def _names(e: object, out: set[str], depth: int) -> None:
+    """Names of the symbols anywhere in ``e`` (an access, its offset, guard, loops)."""
+    if depth > 64:
+        out.add("blockDim?")  # too deep to tell: as if it read one
+        return
+    if isinstance(e, Sym):
+        out.add(e.name)
+    if isinstance(e, (tuple, list)):
+        for x in e:
+            _names(x, out, depth + 1)
+    elif is_dataclass(e) and not isinstance(e, type):
+        for f in fields(e):
+            _names(getattr(e, f.name), out, depth + 1)
+
+
+def _over_bounded_set(worst: AccessResult, each: list[tuple[Shape, AccessResult]]
+                      ) -> AccessResult:
+    """``worst`` (the worst of ``each``, one result per block shape) said for what it is
+    when its shape is one of a set the host code bounds a run-time value to
+    (``Shape.bound``: ``min(256, n)``, a doubling loop): the set's shapes may run, but
+    which one the program runs is decided at run time, and a superset may hold shapes it
+    never runs. Where every shape costs the same the number holds whichever runs (it
+    stays proved); where they differ, a proved worst becomes ``worst-case``, its reason
+    naming the set (docs/bank-model.md, "Launch shapes from a bounded set")."""
+    shape = next((s for s, r in each if r is worst), None)
+    if shape is None or shape.bound is None or worst.status == "unknown":
+        return worst
+    # the set is one launch: the others (a constant launch beside it) are what they are
+    costs = {(r.wavefronts, r.ideal_wavefronts) for s, r in each
+             if r.executed and shape.bound in s.sets}
+    if len(costs) <= 1:
+        return worst
+    if worst.status == "proved":
+        return replace(worst, status="worst-case", reason="worst over " + shape.bound,
+                       reason_kind="cause")
+    return replace(worst, reason=f"{worst.reason}; over {shape.bound}")
 
 
 def _not_analyzed(access: Access, shape: Shape, arch: Arch, bank_mode: int) -> AccessResult:
@@ -133,7 +216,8 @@ def _analyze(tu: TranslationUnit, options: Options, run: RunCaches | None = None
                 key = (id(target), mode)
                 combined = proved.get(key)
                 if combined is None:
-                    for shape in shapes:
+                    each: list[tuple[Shape, AccessResult]] = []
+                    for shape in _dominating(shapes, target, each):
                         base = layout.get((target.kernel, target.array))
                         try:
                             check_budget()
@@ -142,7 +226,9 @@ def _analyze(tu: TranslationUnit, options: Options, run: RunCaches | None = None
                         except BudgetExceeded:  # the file's time is up: say so, go on
                             r = _not_analyzed(target, shape, arch, mode)
                         combined = r if combined is None else _worse(combined, r)
+                        each.append((shape, r))
                     assert combined is not None
+                    combined = _over_bounded_set(combined, each)
                     proved[key] = combined
                 if merged_with or target is not access:
                     combined = replace(

@@ -24,6 +24,13 @@ class Shape:
     #: for ``dim3(32, by, bz)``); the assumed enumeration is restricted to the legal shapes
     #: that agree with them. None: nothing is known (the assumed shape).
     fixed: Partial | None = None
+    #: A shape of a set the host code bounds a run-time value to, and that set in
+    #: words (``Launch.bound``); None: a shape a launch runs as such.
+    bound: str | None = None
+    #: Every bounded set (``Launch.bound``) the shape is one of, ``bound``'s among them
+    #: where it is not None: a shape two launches' sets share (or a constant launch runs
+    #: too) is one of each set's shapes when the set's costs are compared.
+    sets: frozenset[str] = frozenset()
 
     @property
     def reported(self) -> Partial | None:
@@ -59,8 +66,21 @@ def shapes_for(kernel: Kernel | None, tu: TranslationUnit, access: Access, optio
         key=lambda p: tuple(-1 if v is None else v for v in p),
     )
     if dims or partial:
+        # a shape some launch runs as such is not a member of a bounded set only
+        bounds: dict[tuple[int, int, int], str | None] = {}
+        sets: dict[tuple[int, int, int], set[str]] = {}
+        for launch in tu.launches:
+            if launch.kernel == access.kernel and launch.block is not None \
+                    and (launch.instantiation is None or access.instantiation is None
+                         or launch.instantiation == access.instantiation):
+                if launch.bound is None:
+                    bounds[launch.block] = None
+                else:
+                    bounds.setdefault(launch.block, launch.bound)
+                    sets.setdefault(launch.block, set()).add(launch.bound)
         # ``dim3(32, by, bz)``: every (by, bz) the hardware allows, each warp one row
-        shapes = [Shape(d, "launch", cap) for d in dims] + [
+        shapes = [Shape(d, "launch", cap, bound=bounds.get(d),
+                        sets=frozenset(sets.get(d, ()))) for d in dims] + [
             Shape(None, "launch", cap, p) for p in partial
         ]
         # A launch whose shape is not known at all (``k<<<g, n>>>`` with a run-time n)

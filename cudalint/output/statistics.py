@@ -25,7 +25,9 @@ class Totals:
     """What a run analyzed, as the summary line and JSON ``summary`` report it.
 
     Accesses are counted as the model returns them: one per source access, template
-    instantiation and bank mode (the records of ``--format json --show-all``).
+    instantiation and bank mode (the records of ``--format json --show-all``), plus one
+    unknown access per inline-PTX statement that touches shared memory at an address
+    cudalint cannot trace to an array (``untraced``: it has no record, only its CL004).
     """
 
     files: int
@@ -37,6 +39,8 @@ class Totals:
     unknown: int
     #: Diagnostics (after selection and suppression) of an access that conflicts.
     conflicts: int
+    #: Of ``accesses`` and ``unknown``: inline-PTX shared accesses without a record.
+    untraced: int = 0
 
     @property
     def unknown_percent(self) -> float:
@@ -50,19 +54,24 @@ class Totals:
         return {
             "files": self.files, "failed_files": self.failed, "accesses": self.accesses,
             "proved": self.proved, "worst_case": self.worst_case, "unknown": self.unknown,
-            "conflicts": self.conflicts,
+            "untraced": self.untraced, "conflicts": self.conflicts,
         }
 
 
 def totals(reports: Sequence[FileReport]) -> Totals:
     statuses: Counter[str] = Counter(r.status for report in reports for r in report.results)
+    # each statement once (the walk may note it once per call or loop pass, and each
+    # .cu of a folder run that includes a header notes the header's statements again)
+    untraced = sum(n.unanalyzed for n in {
+        n for report in reports if report.unit is not None for n in report.unit.notes})
     return Totals(
         files=len(reports),
         failed=sum(1 for report in reports if report.error is not None),
-        accesses=sum(statuses.values()),
+        accesses=sum(statuses.values()) + untraced,
         proved=statuses["proved"],
         worst_case=statuses["worst-case"],
-        unknown=statuses["unknown"],
+        unknown=statuses["unknown"] + untraced,
+        untraced=untraced,
         conflicts=sum(
             1 for report in reports for d in report.diagnostics
             if d.result is not None and d.result.has_conflict

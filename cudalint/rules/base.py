@@ -167,6 +167,8 @@ def block_shape_note(ctx: FileContext, result: AccessResult) -> str:
         free = [f"blockDim.{c}" for c, d in zip("xyz", result.block_dim, strict=True)
                 if d is None]
         every = f", every legal {' and '.join(free)}" if free else ""
+        if launch is not None and launch.bound is not None:
+            return f"block shape {shape}, one of {launch.bound}"
         return f"block shape {shape} from the launch{where}{every}"
     if source == "annotation":
         return f"block shape {shape} from the 'cudalint: block-dim' annotation"

@@ -8,7 +8,9 @@ not make sense of may be missing from the results. This is information, not a
 failure: it does not change the exit status. It also reports, one by one, the
 functions and statements cudalint itself had to skip (a construct it does not
 handle, inline PTX it cannot trace to an array), so that no skipped code goes
-unmentioned.
+unmentioned. An inline-PTX `ld.shared`/`st.shared`/… whose address cannot be traced has
+no access record, but the summary line counts it as an unknown access (JSON
+`summary.untraced`), so it weighs on `--max-unknown` like any other unknown access.
 
 ## Why is this bad?
 An access in code that clang dropped is not checked, so a clean report for the
