@@ -142,3 +142,33 @@ def test_release_memory_collects_once_the_process_has_grown(
         del grown
     finally:
         gc.unfreeze()  # what it froze in this test process
+
+
+def test_siblings_building_shims_for_new_flags_write_distinct_files(tmp_path: Path) -> None:
+    """Two children forked from one parent inherit the same shims and may each build one
+    for flags the parent has not seen (a compilation database's per-file ``-D``). Their
+    files must not collide: a shared name let the second overwrite the first, whose
+    parse then loaded a shim built for other flags ("Error parsing translation unit",
+    seen under load on LeetCUDA). Both siblings are simulated in one process by putting
+    back the inherited cache between the two builds."""
+    from cudalint.frontend import parse
+
+    path = tmp_path / "k.cu"
+    path.write_text(KERNEL.replace("NAME", "k"))
+    inherited = dict(parse._pch_cache)
+    tag = os.getpid()
+    first = Options(defines=(f"CUDALINT_SIBLING_A={tag}",))
+    second = Options(defines=(f"CUDALINT_SIBLING_B={tag}",))
+    args_a = parse._with_precompiled_shim(parse.clang_args(first))
+    built_a = dict(parse._pch_cache)
+    parse._pch_cache.clear()
+    parse._pch_cache.update(inherited)  # the sibling's view: forked before the first build
+    args_b = parse._with_precompiled_shim(parse.clang_args(second))
+    parse.adopt_precompiled_shims(built_a)  # the parent hears from both
+    pch_a = args_a[args_a.index("-include-pch") + 1]
+    pch_b = args_b[args_b.index("-include-pch") + 1]
+    assert pch_a != pch_b
+    for options in (first, second):
+        unit = parse.parse_file(str(path), options)
+        assert [n.message for n in unit.notes if n.severity == "error"] == []
+        assert len(unit.accesses) == 1

@@ -189,12 +189,27 @@ _pch_cache: dict[tuple[str, ...], str | None] = {}
 _pch_dir: tempfile.TemporaryDirectory[str] | None = None
 
 
-def _pch_path() -> str:
+def _pch_directory() -> str:
+    """This run's directory of precompiled shims, made on first use."""
     global _pch_dir
     with _lock:
         if _pch_dir is None:
             _pch_dir = tempfile.TemporaryDirectory(prefix="cudalint-pch-")
-        return os.path.join(_pch_dir.name, f"shim-{len(_pch_cache)}.pch")
+        return _pch_dir.name
+
+
+def _pch_path() -> str:
+    """A new file name for a precompiled shim, in this run's directory.
+
+    Unique across processes: the children forked per file share the directory and
+    inherit the same ``_pch_cache``, so a name made from what they share (it once was
+    the cache's length) let two children that each build a shim for new flags write
+    one file, and a parse loaded the other's shim ("Error parsing translation unit",
+    under load only).
+    """
+    fd, path = tempfile.mkstemp(prefix="shim-", suffix=".pch", dir=_pch_directory())
+    os.close(fd)
+    return path
 
 #: Room a precompiled shim (about 1.2 MB) must find before it is written (issue 17).
 PCH_ROOM = 16 << 20
@@ -274,6 +289,9 @@ def _with_precompiled_shim(args: list[str]) -> list[str]:
                 if _room_for_pch(os.path.dirname(candidate)):
                     tu.save(candidate)
                     path = candidate
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(candidate)
         except Exception:  # libclang refused: parse the shim as text
             path = None
         with _lock:
@@ -295,7 +313,7 @@ def prepare_fork() -> None:
     with contextlib.suppress(Exception):
         _get_index()
         _empty_cuda_path()
-        _pch_path()
+        _pch_directory()
     # the parse cache's key of the package (hashing its files), once here, not per child
     with contextlib.suppress(Exception):
         from cudalint.frontend import cache
