@@ -36,6 +36,14 @@ _C_HEADERS = (
     "sys/syscall.h",
     "pthread.h",
     "omp.h",
+    "sys/utsname.h",
+    "sys/wait.h",
+    "sys/socket.h",
+    "sys/un.h",
+    "netinet/in.h",
+    "netinet/tcp.h",
+    "arpa/inet.h",
+    "netdb.h",
 )
 _CXX_HEADERS = (
     "algorithm",
@@ -61,6 +69,7 @@ _CXX_HEADERS = (
     "iostream",
     "iterator",
     "limits",
+    "list",
     "map",
     "memory",
     "mutex",
@@ -166,6 +175,12 @@ int main() {
   std::map<std::string, int> m; m["x"] = 1; std::cout << v[0] << std::endl;
   torch::Tensor x; if (x.options().dtype() != torch::kFloat32) std::cout << x.options();
   if (x.device().type() != torch::kCUDA || x.device() != x.device()) return 1;
+  utsname os; uname(&os); int status = 0; waitpid(0, &status, WNOHANG);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return 2;
+  sockaddr_un addr; addr.sun_family = AF_UNIX; sockaddr_in in; in.sin_port = htons(80);
+  in.sin_addr.s_addr = htonl(INADDR_ANY); inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0); setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &fd, 4);
+  std::list<int> l; for (std::list<int>::const_reverse_iterator r = l.rbegin(); r != l.rend(); ++r) {}
   cublasHandle_t h; cublasCreate(&h); cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, 1, 1, 1, nullptr,
       nullptr, 1, nullptr, 1, nullptr, nullptr, 1);
   return 0;
@@ -320,5 +335,37 @@ _BROUGHT_ALONG = {
 def test_what_a_header_brings_along(tmp_path: pathlib.Path, case: str) -> None:
     src = tmp_path / f"{case}.cu"
     src.write_text(_BROUGHT_ALONG[case])
+    unit = parse_file(str(src), Options())
+    assert [n.message for n in unit.notes if n.severity != "warning"] == []
+
+
+@pytest.mark.parametrize(
+    "header, use",
+    [
+        # libstdc++ and libc++ bring <stdexcept> with every stream header (SGEMM_CUDA's
+        # runner.cu throws std::invalid_argument with only <fstream>, <iomanip>, <cmath>)
+        ("fstream", 'void f() { throw std::invalid_argument("x"); }'),
+        ("iostream", 'void f() { throw std::runtime_error("x"); }'),
+        ("iomanip", "void f() { throw std::out_of_range(std::string()); }"),
+        # a container of a local type: the bundled library declares members without
+        # bodies, which clang reports for a type without linkage (ggml's common.cuh)
+        (
+            "unordered_map",
+            "static bool f(int d) { struct key { int d; bool operator==(const key &o) const"
+            " { return d == o.d; } }; struct h { size_t operator()(const key &k) const"
+            " { return k.d; } }; static std::unordered_map<key, bool, h> c;"
+            " auto it = c.find(key{d}); if (it != c.end()) return it->second;"
+            " c.emplace(key{d}, true); return true; } void g() { f(1); }",
+        ),
+        (
+            "vector",
+            "static int f() { struct p { int a; }; std::vector<p> v; v.push_back(p{1});"
+            " return v[0].a; } int g() { return f(); }",
+        ),
+    ],
+)
+def test_what_a_host_header_brings(tmp_path: pathlib.Path, header: str, use: str) -> None:
+    src = tmp_path / "host.cu"
+    src.write_text(f"#include <{header}>\n{use}\n__global__ void k() {{}}\n")
     unit = parse_file(str(src), Options())
     assert [n.message for n in unit.notes if n.severity != "warning"] == []

@@ -61,6 +61,23 @@ ci.Config.libcxx_dir = None
 #: llm.c, whose libc includes produce a score of errors through libc++). Errors are
 #: reported as CL004 and the analysis goes on; they must not silently change the AST.
 ERROR_LIMIT = "-ferror-limit=0"
+#: Relocatable device code, as nvcc's ``-rdc=true``: without it clang rejects a kernel
+#: launch in device code (dynamic parallelism: cuda-samples' cdp* samples, whose build
+#: passes -rdc) and drops the statement. Only for a file that needs it (a unit with
+#: that error is parsed again with it): it also changes which instantiations clang
+#: makes of generic lambdas in host code (``fixtures/launch_generic_lambda.cu``).
+RDC = "-fgpu-rdc"
+#: clang's error for a launch in device code without ``RDC``.
+_RDC_ERROR = "requires relocatable device code"
+
+
+def _needs_rdc(tu: ci.TranslationUnit) -> bool:
+    """Whether ``tu`` launches a kernel from device code, which needs ``RDC``."""
+    try:
+        return any(d.severity >= _SEVERITY_ERROR and _RDC_ERROR in _safe(lambda d=d: d.spelling)
+                   for d in tu.diagnostics)
+    except Exception:  # a diagnostic libclang cannot describe: parse as it is
+        return False
 
 
 class FrontendError(Exception):
@@ -123,7 +140,16 @@ def lazy_walk(options: Options) -> bool:
         a.startswith(_OUTSIDE_MACROS) for a in options.extra_args)
 
 
-def clang_args(options: Options) -> list[str]:
+def clang_args(options: Options, rdc: bool = False) -> list[str]:
+    """The clang command line (without the file) for ``options`` (with ``RDC`` where
+    ``rdc``: a file that launches kernels from device code)."""
+    args = _clang_args(options)
+    if rdc:
+        args.insert(args.index("--cuda-device-only") + 1, RDC)
+    return args
+
+
+def _clang_args(options: Options) -> list[str]:
     """The clang command line (without the file) for ``options``.
 
     Without ``--cuda-path`` clang sees no CUDA headers at all (``-nocudainc`` and an empty
@@ -387,6 +413,12 @@ def _safe(get: object) -> str:
     return str(value)
 
 
+#: clang's error for a member of a library template used with a type that has no
+#: linkage (a local struct) when the library only declares it.
+_DECLARED_ONLY = "is used but not defined in this translation unit"
+#: cudalint's own headers (its standard library and the CUDA shim).
+_OWN_HEADERS = (os.path.join(STDINC_DIR, ""), shim.SHIM_DIR + "/")
+
 #: Where clang says a header is missing.
 _NOT_FOUND = re.compile(r"^'(?P<name>[^']+)' file not found")
 #: An identifier clang did not know that reads like a macro the build would define.
@@ -459,6 +491,11 @@ def _diagnostic_notes(tu: ci.TranslationUnit, path: str,
         span: Span | None = None
         if loc.file is not None:
             fname = _safe(lambda lc=loc: lc.file.name)
+            if _DECLARED_ONLY in message and fname.startswith(_OWN_HEADERS):
+                # cudalint's standard library declares members without bodies; a local
+                # type in a container (ggml's `unordered_map<cache_key, ...>` in a
+                # function) makes clang want them here, where nvcc's library has them
+                continue
             line, col = loc.line, loc.column
             inside: str | None = None
             seen: set[str] = set()
@@ -532,6 +569,11 @@ def parse_file(path: str, options: Options, contents: bytes | None = None,
         args = _with_precompiled_shim(args)
     try:
         tu = index.parse(path, args=args, unsaved_files=unsaved, options=PARSE_KEEP_GOING)
+        if _needs_rdc(tu):
+            args = clang_args(options, rdc=True)
+            if options.cuda_path is None:
+                args = _with_precompiled_shim(args)
+            tu = index.parse(path, args=args, unsaved_files=unsaved, options=PARSE_KEEP_GOING)
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"{path}: libclang could not parse the file: {exc}") from exc
     notes = _diagnostic_notes(tu, path, options)
@@ -634,6 +676,8 @@ class ParsedDocument:
         self._args: list[str] | None = None
         self._includes: list[tuple[str, str | None, int, int, int]] = []
         self._signature: tuple[object, ...] = ()
+        #: Whether the document launches kernels from device code (parsed with ``RDC``).
+        self._rdc = False
         #: The previous walk's results, reused where their inputs did not change
         #: (``cudalint.frontend.reuse``); emptied with the unit.
         self.walks = WalkReuse()
@@ -659,7 +703,7 @@ class ParsedDocument:
             return self._parse(options, source)
 
     def _parse(self, options: Options, source: bytes) -> TranslationUnit:
-        args = clang_args(options)
+        args = clang_args(options, rdc=self._rdc)
         if options.cuda_path is None:
             args = _with_precompiled_shim(args)
         unsaved: list[tuple[str, str | bytes]] = [(self.path, source)]
@@ -683,6 +727,13 @@ class ParsedDocument:
             try:
                 tu = _get_index().parse(self.path, args=args, unsaved_files=unsaved,
                                         options=DOCUMENT_OPTIONS)
+                if not self._rdc and _needs_rdc(tu):  # kept for the document's reparses
+                    self._rdc = True
+                    args = clang_args(options, rdc=True)
+                    if options.cuda_path is None:
+                        args = _with_precompiled_shim(args)
+                    tu = _get_index().parse(self.path, args=args, unsaved_files=unsaved,
+                                            options=DOCUMENT_OPTIONS)
             except ci.TranslationUnitLoadError as exc:
                 raise FrontendError(
                     f"{self.path}: libclang could not parse the file: {exc}") from exc

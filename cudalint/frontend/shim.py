@@ -123,6 +123,12 @@ extern "C" __host__ __device__ cudaError_t cudaDeviceSynchronize(void);
 extern "C" __host__ __device__ cudaError_t cudaMalloc(void** p, unsigned long size);
 extern "C" __host__ __device__ cudaError_t cudaFree(void* p);
 extern "C" __host__ __device__ cudaError_t cudaGetLastError(void);
+/* Dynamic parallelism: clang lowers a launch in device code (-fgpu-rdc) to these two. */
+extern "C" __device__ void* cudaGetParameterBuffer(unsigned long alignment, unsigned long size);
+extern "C" __device__ cudaError_t cudaLaunchDevice(void* func, void* parameterBuffer,
+                                                   dim3 gridDimension, dim3 blockDimension,
+                                                   unsigned int sharedMemSize,
+                                                   cudaStream_t stream);
 /* Programmatic dependent launch (CUDA 11.8+, sm_90): grid-level, not block barriers. */
 __device__ void cudaGridDependencySynchronize(void);
 __device__ void cudaTriggerProgrammaticLaunchCompletion(void);

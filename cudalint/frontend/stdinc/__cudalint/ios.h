@@ -3,6 +3,8 @@
 #pragma clang system_header
 #include <iosfwd>
 #include <exception>
+// libstdc++ and libc++ bring <system_error> (so <stdexcept>) with every stream header
+#include <system_error>
 namespace std {
 typedef long streampos;
 class ios_base {

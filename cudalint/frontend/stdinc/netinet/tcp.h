@@ -1,0 +1,3 @@
+#pragma once
+#pragma clang system_header
+#define TCP_NODELAY 1
