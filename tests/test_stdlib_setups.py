@@ -362,6 +362,21 @@ def test_what_a_header_brings_along(tmp_path: pathlib.Path, case: str) -> None:
             "static int f() { struct p { int a; }; std::vector<p> v; v.push_back(p{1});"
             " return v[0].a; } int g() { return f(); }",
         ),
+        # LeetCUDA: a bf16 warp reduction; torch's reductions over a dimension
+        (
+            "cuda_bf16.h",
+            "__device__ __nv_bfloat16 r(__nv_bfloat16 v) { for (int m = 16; m >= 1; m >>= 1)"
+            " v = __hadd(v, __shfl_xor_sync(0xffffffff, v, m)); return v; }",
+        ),
+        (
+            "torch/extension.h",
+            "torch::Tensor f(torch::Tensor a, torch::Tensor s) {"
+            " std::tuple<torch::Tensor, torch::Tensor> m = torch::max(a, 0);"
+            " auto order = std::get<1>(s.sort(true, 0, true)); auto b = a.index_select(0, order);"
+            " auto acc = b.accessor<int, 1>(); if (acc[0] == 1) return std::get<0>(m);"
+            " auto k = a.accessor<float, 2>(); float x = k[0][1] + 1.0f; (void)x;"
+            " return torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat8_e4m3fn)); }",
+        ),
     ],
 )
 def test_what_a_host_header_brings(tmp_path: pathlib.Path, header: str, use: str) -> None:

@@ -757,7 +757,7 @@ static inline __host__ struct cudaExtent make_cudaExtent(unsigned long w, unsign
 
 _SHFL_TYPES = (
     "int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long",
-    "float", "double", "__half", "__half2",
+    "float", "double", "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162",
 )
 
 

@@ -103,7 +103,8 @@ constexpr ScalarType kFloat = ScalarType::Float, kFloat32 = ScalarType::Float, k
   kFloat16 = ScalarType::Half, kBFloat16 = ScalarType::BFloat16, kDouble = ScalarType::Double,
   kInt = ScalarType::Int, kInt32 = ScalarType::Int, kLong = ScalarType::Long, kInt64 = ScalarType::Long,
   kBool = ScalarType::Bool, kByte = ScalarType::Byte, kUInt8 = ScalarType::Byte, kChar = ScalarType::Char,
-  kInt8 = ScalarType::Char, kShort = ScalarType::Short;
+  kInt8 = ScalarType::Char, kShort = ScalarType::Short, kFloat8_e5m2 = ScalarType::Float8_e5m2,
+  kFloat8_e4m3fn = ScalarType::Float8_e4m3fn;
 constexpr DeviceType kCUDA = DeviceType::CUDA, kCPU = DeviceType::CPU;
 class Tensor {
   void* __impl;
@@ -115,7 +116,8 @@ class Tensor {
   void* data_ptr() const;
   template <class T> const T* const_data_ptr() const;
   template <class T> T* mutable_data_ptr() const;
-  template <class T, size_t N> struct __acc { __acc<T, N - 1> operator[](int64_t) const; };
+  template <class T, size_t N> struct __acc { __acc<T, N - 1> operator[](int64_t) const; int64_t size(int64_t) const; };
+  template <class T> struct __acc<T, 1> { T& operator[](int64_t) const; int64_t size(int64_t) const; };
   template <class T, size_t N> __acc<T, N> accessor() const;
   template <class T, size_t N, template <class> class P = std::add_pointer, class I = int64_t>
   struct packed_accessor_t { T* data() const; int64_t size(int64_t) const; };
@@ -141,6 +143,12 @@ class Tensor {
   template <class... A> Tensor& zero_(A&&...); template <class... A> Tensor& fill_(A&&...);
   template <class... A> Tensor& copy_(A&&...); template <class T> T item() const; Scalar item() const;
   Tensor operator[](int64_t) const;
+  template <class... A> Tensor index_select(A&&...) const; template <class... A> Tensor masked_select(A&&...) const;
+  std::tuple<Tensor, Tensor> sort(int64_t = -1, bool = false) const;
+  std::tuple<Tensor, Tensor> sort(bool, int64_t, bool = false) const;
+  std::tuple<Tensor, Tensor> max(int64_t, bool = false) const; Tensor max() const;
+  std::tuple<Tensor, Tensor> min(int64_t, bool = false) const; Tensor min() const;
+  std::tuple<Tensor, Tensor> topk(int64_t, int64_t = -1, bool = true, bool = true) const;
   Tensor operator+(const Tensor&) const; Tensor operator-(const Tensor&) const; Tensor operator*(const Tensor&) const;
   Tensor operator/(const Tensor&) const; Tensor operator*(double) const; Tensor operator-() const;
   Tensor& operator+=(const Tensor&); Tensor& operator*=(double);
@@ -148,8 +156,15 @@ class Tensor {
 #define _CL_TF(name) template <class... A> Tensor name(A&&...);
 _CL_TF(empty) _CL_TF(zeros) _CL_TF(ones) _CL_TF(full) _CL_TF(randn) _CL_TF(rand) _CL_TF(arange) _CL_TF(empty_like)
 _CL_TF(zeros_like) _CL_TF(ones_like) _CL_TF(full_like) _CL_TF(matmul) _CL_TF(mm) _CL_TF(bmm) _CL_TF(cat) _CL_TF(stack)
-_CL_TF(allclose) _CL_TF(softmax) _CL_TF(exp) _CL_TF(max) _CL_TF(sum) _CL_TF(from_blob) _CL_TF(tensor) _CL_TF(einsum)
+_CL_TF(allclose) _CL_TF(softmax) _CL_TF(exp) _CL_TF(sum) _CL_TF(from_blob) _CL_TF(tensor) _CL_TF(einsum)
 #undef _CL_TF
+/* reductions over a dimension return (values, indices) */
+Tensor max(const Tensor&); Tensor min(const Tensor&); Tensor max(const Tensor&, const Tensor&);
+std::tuple<Tensor, Tensor> max(const Tensor&, int64_t, bool = false);
+std::tuple<Tensor, Tensor> min(const Tensor&, int64_t, bool = false);
+std::tuple<Tensor, Tensor> sort(const Tensor&, int64_t = -1, bool = false);
+std::tuple<Tensor, Tensor> sort(const Tensor&, bool, int64_t, bool = false);
+std::tuple<Tensor, Tensor> topk(const Tensor&, int64_t, int64_t = -1, bool = true, bool = true);
 /* the factories' own signature, for a braced size (`torch::empty({m, n}, options)`) */
 Tensor empty(IntArrayRef, TensorOptions = {}); Tensor zeros(IntArrayRef, TensorOptions = {});
 Tensor ones(IntArrayRef, TensorOptions = {}); Tensor rand(IntArrayRef, TensorOptions = {});
