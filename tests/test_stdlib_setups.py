@@ -377,6 +377,31 @@ def test_what_a_header_brings_along(tmp_path: pathlib.Path, case: str) -> None:
             " auto k = a.accessor<float, 2>(); float x = k[0][1] + 1.0f; (void)x;"
             " return torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat8_e4m3fn)); }",
         ),
+        # cuda-samples: helper_gl.h loads the buffer functions itself on Linux (a
+        # declaration of its own beside gl.h's would be ambiguous)
+        (
+            "GL/glx.h",
+            "namespace H { PFNGLBINDBUFFERPROC glBindBuffer = (PFNGLBINDBUFFERPROC)"
+            ' glXGetProcAddress((const GLubyte *)"glBindBuffer"); } using namespace H;'
+            " void f(GLuint b) { glBindBuffer(GL_ARRAY_BUFFER, b);"
+            " if (glGetError() == GL_INVALID_ENUM) glGetString(GL_EXTENSIONS); }",
+        ),
+        (
+            "list",
+            "struct L { int n; }; int f(std::list<L> &l) {"
+            " std::list<L>::reverse_iterator r = l.rbegin(); r--; return r->n; }",
+        ),
+        (
+            "cuda_runtime.h",
+            "void f(cudaMemPool_t p, cudaStream_t s) { float *x; cudaMallocAsync(&x, 4, p, s);"
+            " void *y; cudaMallocAsync(&y, 4, p, s); }",
+        ),
+        (
+            "thrust/find.h",
+            "#include <cuda/std/functional>\nunsigned *f(thrust::device_ptr<unsigned> a,"
+            " thrust::device_ptr<unsigned> b) { swap(a, b); int i = cuda::std::identity()(1);"
+            " return thrust::find_if(a, a + i, cuda::std::identity()).get(); }",
+        ),
     ],
 )
 def test_what_a_host_header_brings(tmp_path: pathlib.Path, header: str, use: str) -> None:

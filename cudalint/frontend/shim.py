@@ -699,6 +699,11 @@ template <class T> __host__ cudaError_t cudaMallocManaged(T** p, unsigned long s
    function pointer. */
 template <class T> __host__ cudaError_t cudaMallocAsync(T** p, unsigned long size,
                                                         cudaStream_t stream);
+/* from a memory pool (CUDA 11.2+): cudaMallocFromPoolAsync under the C++ name */
+__host__ cudaError_t cudaMallocAsync(void** p, unsigned long size, cudaMemPool_t pool,
+                                     cudaStream_t stream);
+template <class T> __host__ cudaError_t cudaMallocAsync(T** p, unsigned long size,
+                                                        cudaMemPool_t pool, cudaStream_t stream);
 template <class T> __host__ cudaError_t cudaHostAlloc(T** p, unsigned long size,
                                                       unsigned int flags);
 template <class T> __host__ cudaError_t cudaMallocPitch(T** p, unsigned long* pitch,

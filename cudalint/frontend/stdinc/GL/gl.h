@@ -32,6 +32,19 @@ typedef double GLdouble; typedef double GLclampd; typedef char GLchar; typedef l
 #define GL_DEPTH_TEST 0x0B71
 #define GL_VERTEX_ARRAY 0x8074
 #define GL_NO_ERROR 0
+#define GL_INVALID_ENUM 0x0500
+#define GL_INVALID_VALUE 0x0501
+#define GL_INVALID_OPERATION 0x0502
+#define GL_STACK_OVERFLOW 0x0503
+#define GL_STACK_UNDERFLOW 0x0504
+#define GL_OUT_OF_MEMORY 0x0505
+#define GL_VENDOR 0x1F00
+#define GL_RENDERER 0x1F01
+#define GL_VERSION 0x1F02
+#define GL_EXTENSIONS 0x1F03
+#define GL_VERSION_1_1 1
+#define GL_VERSION_1_2 1
+#define GL_VERSION_1_3 1
 #define _CL_G(name) _CL_STUB_FN(void, name)
 _CL_G(glClear) _CL_G(glClearColor) _CL_G(glViewport) _CL_G(glMatrixMode) _CL_G(glLoadIdentity) _CL_G(glOrtho)
 _CL_G(glBegin) _CL_G(glEnd) _CL_G(glVertex2f) _CL_G(glVertex3f) _CL_G(glTexCoord2f) _CL_G(glColor3f) _CL_G(glColor4f)
@@ -40,8 +53,9 @@ _CL_G(glGenTextures) _CL_G(glDeleteTextures) _CL_G(glDrawPixels) _CL_G(glRasterP
 _CL_G(glPointSize) _CL_G(glDrawArrays) _CL_G(glEnableClientState) _CL_G(glDisableClientState) _CL_G(glVertexPointer)
 _CL_G(glColorPointer) _CL_G(glRotatef) _CL_G(glTranslatef) _CL_G(glScalef) _CL_G(glPushMatrix) _CL_G(glPopMatrix)
 _CL_G(glBlendFunc) _CL_G(glPixelStorei) _CL_G(glReadPixels) _CL_G(glLineWidth)
-_CL_G(glGenBuffers) _CL_G(glBindBuffer) _CL_G(glBufferData) _CL_G(glDeleteBuffers) _CL_G(glGenBuffersARB)
-_CL_G(glBindBufferARB) _CL_G(glBufferDataARB) _CL_G(glDeleteBuffersARB)
 #undef _CL_G
 _CL_STUB_FN(GLenum, glGetError)
 _CL_STUB_FN(const GLubyte*, glGetString)
+/* the buffer-object functions (OpenGL 1.5) are not in gl.h: <GL/glew.h> declares
+   them, <GL/glext.h> with GL_GLEXT_PROTOTYPES, or the program loads them itself
+   (cuda-samples' helper_gl.h, whose own glBindBuffer would be ambiguous) */

@@ -27,6 +27,7 @@ struct __cl_any {
   template <class T> __host__ __device__ __cl_any operator[](const T&) const { return *this; }
   __host__ __device__ __cl_any first() const { return *this; }
   __host__ __device__ __cl_any second() const { return *this; }
+  __host__ __device__ __cl_any get() const { return *this; }
 };
 template <class T> struct __cl_ref { typedef T& type; };
 template <> struct __cl_ref<void> { typedef void type; };
@@ -48,6 +49,9 @@ template <class T> class device_ptr {
  private:
   T* p_;
 };
+template <class T> __host__ __device__ void swap(device_ptr<T>& a, device_ptr<T>& b) {
+  device_ptr<T> t = a; a = b; b = t;
+}
 template <class T> __host__ __device__ device_ptr<T> device_pointer_cast(T* p) {
   return device_ptr<T>(p);
 }
