@@ -402,6 +402,15 @@ def test_what_a_header_brings_along(tmp_path: pathlib.Path, case: str) -> None:
             " thrust::device_ptr<unsigned> b) { swap(a, b); int i = cuda::std::identity()(1);"
             " return thrust::find_if(a, a + i, cuda::std::identity()).get(); }",
         ),
+        # llm.c: its data loader, pinned buffers, managed memory advice, NVTX and MPI
+        (
+            "glob.h",
+            "#include <cuda_runtime.h>\n#include <nvtx3/nvToolsExtCudaRt.h>\n#include <mpi.h>\n"
+            'void f(float **out) { glob_t g; glob("*.bin", 0, NULL, &g); globfree(&g);'
+            ' char *b; cudaMallocHost(&b, 64, cudaHostAllocWriteCombined); nvtxRangePush("r");'
+            " cudaMemAdvise(*out, 4, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId);"
+            " char e[MPI_MAX_ERROR_STRING]; int n; MPI_Error_string(0, e, &n); }",
+        ),
     ],
 )
 def test_what_a_host_header_brings(tmp_path: pathlib.Path, header: str, use: str) -> None:

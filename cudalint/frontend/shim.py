@@ -584,6 +584,8 @@ __host__ __device__ cudaError_t cudaMemcpyAsync(void*, const void*, unsigned lon
 __host__ cudaError_t cudaMemset(void*, int, unsigned long);
 __host__ __device__ cudaError_t cudaMemsetAsync(void*, int, unsigned long, cudaStream_t stream = 0);
 __host__ cudaError_t cudaMallocHost(void**, unsigned long);
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)
 __host__ cudaError_t cudaMallocManaged(void**, unsigned long, unsigned int flags = 1);
 __host__ cudaError_t cudaMallocAsync(void**, unsigned long, cudaStream_t);
 __host__ cudaError_t cudaFreeAsync(void*, cudaStream_t);
@@ -691,6 +693,9 @@ template <class T> __host__ __device__ cudaError_t cudaMalloc(T** p, unsigned lo
 template <class T> __host__ cudaError_t cudaMallocHost(T** p, unsigned long size) {
   return cudaMallocHost((void**)p, size);
 }
+/* with flags (cudaHostAlloc's): cuda_runtime.h's C++ overload */
+template <class T> __host__ cudaError_t cudaMallocHost(T** p, unsigned long size,
+                                                       unsigned int flags);
 template <class T> __host__ cudaError_t cudaMallocManaged(T** p, unsigned long size,
                                                           unsigned int flags = 1) {
   return cudaMallocManaged((void**)p, size, flags);

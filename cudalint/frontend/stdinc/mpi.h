@@ -20,9 +20,25 @@ typedef struct { int MPI_SOURCE, MPI_TAG, MPI_ERROR; } MPI_Status;
 #define MPI_MIN ((MPI_Op)0x58000002)
 #define MPI_STATUS_IGNORE ((MPI_Status*)1)
 #define MPI_IN_PLACE ((void*)-1)
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)
+#define MPI_COMM_NULL ((MPI_Comm)0x04000000)
+#define MPI_PROC_NULL (-1)
+#define MPI_ANY_SOURCE (-2)
+#define MPI_ANY_TAG (-1)
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_UNSIGNED ((MPI_Datatype)0x4c000406)
+#define MPI_INT64_T ((MPI_Datatype)0x4c00083a)
 #define _CL_M(name) _CL_STUB_FN(int, name)
 _CL_M(MPI_Init) _CL_M(MPI_Finalize) _CL_M(MPI_Comm_rank) _CL_M(MPI_Comm_size) _CL_M(MPI_Barrier) _CL_M(MPI_Bcast)
 _CL_M(MPI_Allreduce) _CL_M(MPI_Reduce) _CL_M(MPI_Allgather) _CL_M(MPI_Send) _CL_M(MPI_Recv) _CL_M(MPI_Isend)
 _CL_M(MPI_Irecv) _CL_M(MPI_Wait) _CL_M(MPI_Waitall) _CL_M(MPI_Abort) _CL_M(MPI_Gather) _CL_M(MPI_Scatter)
+_CL_M(MPI_Error_string) _CL_M(MPI_Get_processor_name) _CL_M(MPI_Comm_split) _CL_M(MPI_Comm_free)
+_CL_M(MPI_Allgatherv) _CL_M(MPI_Gatherv) _CL_M(MPI_Sendrecv) _CL_M(MPI_Alltoall) _CL_M(MPI_Initialized)
+_CL_M(MPI_Finalized) _CL_M(MPI_Init_thread) _CL_M(MPI_Comm_dup) _CL_M(MPI_Get_count) _CL_M(MPI_Probe)
 #undef _CL_M
 _CL_STUB_FN(double, MPI_Wtime)
