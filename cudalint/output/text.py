@@ -172,6 +172,10 @@ def fixable_line(reports: Sequence[FileReport]) -> str | None:
 _CALL_NOTE = "called at "
 #: Calls a merged diagnostic's one-line tag names before "and N more".
 _CALLS_SHOWN = 3
+#: The note of a template instantiation's access (rules.base.instantiation_notes).
+_INSTANTIATION_NOTE = "in instantiation "
+#: Instantiations a folded diagnostic's note names before "and N more".
+_INSTANTIATIONS_SHOWN = 4
 
 
 @dataclass(frozen=True)
@@ -205,12 +209,17 @@ def kernel_tags(reports: Sequence[FileReport]) -> LineTags:
     within one kernel, the findings of one helper line through different calls with the
     same message, notes and fix are one diagnostic that names its calls (``called at 3
     places: 61:5 from 99:9; ...``), and a call alone is named (``called at 14:5``)."""
+    out = LineTags()
+    _fold_instantiations(reports, out)
     groups: dict[tuple[str, int, int, str, str], list[Diagnostic]] = {}
     for report in reports:
         for d in report.diagnostics:
-            if d.result is not None:
+            if d.result is not None and id(d) not in out.skip:
                 groups.setdefault((d.file, d.line, d.column, d.code, d.message), []).append(d)
-    out = LineTags()
+
+    def notes_of(d: Diagnostic) -> tuple[str, ...]:
+        return out.notes.get(id(d), d.notes)
+
     for same in groups.values():
         if len(same) < 2:
             continue
@@ -223,7 +232,7 @@ def kernel_tags(reports: Sequence[FileReport]) -> LineTags:
             # one diagnostic per kind of finding; the calls that give it, together
             kinds: dict[tuple[object, ...], list[Diagnostic]] = {}
             for d in members:
-                key = (tuple(n for n in d.notes if not n.startswith(_CALL_NOTE)),
+                key = (tuple(n for n in notes_of(d) if not n.startswith(_CALL_NOTE)),
                        d.fix.title if d.fix is not None else None, d.severity)
                 kinds.setdefault(key, []).append(d)
             several = len(members) > 1
@@ -239,10 +248,10 @@ def kernel_tags(reports: Sequence[FileReport]) -> LineTags:
                     shown = "; ".join(chains[:_CALLS_SHOWN] if many else chains) + (
                         f"; and {len(chains) - _CALLS_SHOWN} more" if many else "")
                     parts.append(f"called at {len(chains)} places: {shown}")
-                    notes = [n for n in first.notes if not n.startswith(_CALL_NOTE)]
-                    full = [n[len(_CALL_NOTE):] for d in kind for n in d.notes
+                    notes = [n for n in notes_of(first) if not n.startswith(_CALL_NOTE)]
+                    full = [n[len(_CALL_NOTE):] for d in kind for n in notes_of(d)
                             if n.startswith(_CALL_NOTE)]
-                    at = next((i for i, n in enumerate(first.notes)
+                    at = next((i for i, n in enumerate(notes_of(first))
                                if n.startswith(_CALL_NOTE)), len(notes))
                     notes.insert(at, f"called at {len(full)} places: " + "; ".join(full))
                     out.notes[id(first)] = tuple(notes)
@@ -260,6 +269,49 @@ def kernel_tags(reports: Sequence[FileReport]) -> LineTags:
                         for d in kind[1:]:
                             out.tags[id(d)] = out.tags[id(first)]
     return out
+
+
+def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders ``N=4`` before ``N=32`` (numbers by value)."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", text))
+
+
+def _fold_instantiations(reports: Sequence[FileReport], out: LineTags) -> None:
+    """One diagnostic for a finding that several template instantiations of one kernel
+    give alike (same place, message, call, notes and fix: ggml's flash-attention
+    kernels, one line per instantiation): the others are skipped and its instantiation
+    note names them all (``in 3 instantiations: D=64; D=128; D=256``). The JSON keeps
+    every record; this is what the line formats print."""
+    groups: dict[tuple[object, ...], list[Diagnostic]] = {}
+    for report in reports:
+        for d in report.diagnostics:
+            if d.result is None:
+                continue
+            inst = [n for n in d.notes if n.startswith(_INSTANTIATION_NOTE)]
+            if len(inst) != 1:
+                continue
+            access = d.result.access
+            rest = tuple(n for n in d.notes if not n.startswith(_INSTANTIATION_NOTE))
+            key = (d.file, d.line, d.column, d.code, d.message, access.kernel,
+                   access.call_sites, rest, d.fix.title if d.fix is not None else None,
+                   d.severity)
+            groups.setdefault(key, []).append(d)
+    for same in groups.values():
+        if len(same) < 2:
+            continue
+        first = same[0]
+        out.skip.update(id(d) for d in same[1:])
+        labels = sorted({n[len(_INSTANTIATION_NOTE):] for d in same
+                         for n in d.notes if n.startswith(_INSTANTIATION_NOTE)},
+                        key=_natural)
+        if len(labels) < 2:
+            continue  # the same instantiation twice: one diagnostic, notes as they are
+        many = len(labels) > _INSTANTIATIONS_SHOWN + 1  # never "and 1 more"
+        shown = labels[:_INSTANTIATIONS_SHOWN] if many else labels
+        note = (f"in {len(labels)} instantiations: " + "; ".join(shown)
+                + (f"; and {len(labels) - _INSTANTIATIONS_SHOWN} more" if many else ""))
+        out.notes[id(first)] = tuple(note if n.startswith(_INSTANTIATION_NOTE) else n
+                                     for n in first.notes)
 
 
 def render_diagnostic(d: Diagnostic, source: bytes | None, color: bool,
