@@ -180,7 +180,8 @@ int main() {
   sockaddr_un addr; addr.sun_family = AF_UNIX; sockaddr_in in; in.sin_port = htons(80);
   in.sin_addr.s_addr = htonl(INADDR_ANY); inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
   int fd = socket(AF_UNIX, SOCK_STREAM, 0); setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &fd, 4);
-  std::list<int> l; for (std::list<int>::const_reverse_iterator r = l.rbegin(); r != l.rend(); ++r) {}
+  std::list<int> l;
+  for (std::list<int>::const_reverse_iterator r = l.rbegin(); r != l.rend(); ++r) {}
   cublasHandle_t h; cublasCreate(&h); cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, 1, 1, 1, nullptr,
       nullptr, 1, nullptr, 1, nullptr, nullptr, 1);
   return 0;
@@ -410,6 +411,14 @@ def test_what_a_header_brings_along(tmp_path: pathlib.Path, case: str) -> None:
             ' char *b; cudaMallocHost(&b, 64, cudaHostAllocWriteCombined); nvtxRangePush("r");'
             " cudaMemAdvise(*out, 4, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId);"
             " char e[MPI_MAX_ERROR_STRING]; int n; MPI_Error_string(0, e, &n); }",
+        ),
+        # cuda-samples' nvrtc_helper.h and the driver API's versioned copies
+        (
+            "nvrtc.h",
+            "#include <cuda.h>\nvoid f(const char *src, CUdeviceptr d, float *h) {"
+            ' nvrtcProgram p; nvrtcCreateProgram(&p, src, "k.cu", 0, NULL, NULL);'
+            " if (nvrtcCompileProgram(p, 0, NULL) != NVRTC_SUCCESS) return;"
+            " size_t n; nvrtcGetCUBINSize(p, &n); cuMemcpyHtoD(d, h, 4); cuMemcpyDtoH(h, d, 4); }",
         ),
     ],
 )

@@ -283,6 +283,10 @@ def generate(cuda: str, api: str = "runtime") -> str:
         for raw in texts[h].splitlines():
             # a comment that runs on to the next line is cut here too
             line = re.sub(r"/\*.*?(\*/|$)|//.*", "", raw).strip()
+            # a per-thread-stream name (``#define cuMemcpyHtoD
+            # __CUDA_API_PTDS(cuMemcpyHtoD_v2)``): the default-stream one
+            line = re.sub(r"^(#define\s+\w+\s+)__CUDA_API_PT(?:DS|SZ)\(\s*(\w+)\s*\)$",
+                          r"\1\2", line)
             e = _EMPTY.match(line)
             if e is not None and f"#define {e.group(1)}" not in out:
                 out.append(f"#define {e.group(1)}")
