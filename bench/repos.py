@@ -98,6 +98,33 @@ def launched_names(root: str) -> set[str]:
     return names
 
 
+def launch_sites(root: str, names: set[str], limit: int = 3) -> dict[str, list[str]]:
+    """For ``--details``: where each of ``names`` is launched (``file:line <<<config>>>``,
+    the first ``limit``), so that a kernel left without a launch shape shows the launch
+    configuration cudalint could not evaluate (a block size from a ``.cpp`` caller, a
+    class member, a command-line value)."""
+    pat = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>;{}]*(?:<[^<>;{}]*>[^<>;{}]*)*>)?\s*<<<"
+                     r"([^;]*?)>>>")
+    out: dict[str, list[str]] = {}
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+        for f in sorted(files):
+            if not f.endswith(_SOURCE):
+                continue
+            try:
+                with open(os.path.join(d, f), encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                continue
+            for m in pat.finditer(text):
+                if m.group(1) in names and len(out.setdefault(m.group(1), [])) < limit:
+                    rel = os.path.relpath(os.path.join(d, f), root)
+                    line = text.count("\n", 0, m.start()) + 1
+                    config = " ".join(m.group(2).split())
+                    out[m.group(1)].append(f"{rel}:{line} <<<{config}>>>")
+    return out
+
+
 def write_compdb(repo: Repo, path: str) -> str:
     """A compile_commands.json (in a fresh temporary folder) for the files of
     ``repo.subtrees``, each with its folder's ``-I`` flags; returns the folder."""
@@ -171,6 +198,8 @@ def run(repo: Repo, root: str, cudalint: list[str], jobs: int, timeout: float,
         "kernels_launched_in_repo": len(with_site), "of_those_with_launch": site_ok,
         "errors": len(data["errors"]),
         "without_launch": sorted(k for k in with_site if "launch" not in kernels[k]),
+        "without_launch_sites": launch_sites(path, {
+            k.split("<")[0].split("::")[-1] for k in with_site if "launch" not in kernels[k]}),
         "unknown_by_reason": dict(Counter(
             _reason_group(a["reason"]) for a in accesses if a["status"] == "unknown"
         ).most_common()),
@@ -237,8 +266,11 @@ def main() -> int:
             if "error" in r:
                 continue
             print(f"\n{r['repo']}: kernels launched in it without a launch shape:")
+            sites = r.get("without_launch_sites", {})
             for k in r["without_launch"]:  # type: ignore[attr-defined]
                 print(f"  {k}")
+                for where in sites.get(k.split("<")[0].split("::")[-1], ()):  # type: ignore[attr-defined]
+                    print(f"      launched at {where}")
             print(f"{r['repo']}: unknown accesses by reason:")
             for why, n in r["unknown_by_reason"].items():  # type: ignore[attr-defined]
                 print(f"  {n:5d}  {why}")

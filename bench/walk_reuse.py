@@ -144,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"MISMATCH {path} after edit {total}", flush=True)
         w = doc.walks
         print(f"{path}: function runs reused {w.runs_reused}, run {w.runs_done}; "
-              f"host evaluations reused {w.host_reused}, done {w.host_done}", flush=True)
+              f"host evaluations reused {w.host_reused}, done {w.host_done}; "
+              f"host calls' values kept {w.calls_reused}, run {w.calls_done}", flush=True)
         doc.close()
     print(f"edits {total}, mismatches {bad}")
     return 1 if bad else 0

@@ -13,7 +13,7 @@ import pathlib
 import pytest
 
 from cudalint.frontend import parse_file
-from cudalint.frontend.host import MAX_SHAPES, expand_shape
+from cudalint.frontend.host import MAX_SHAPES, expand_shape, row_warp_shape
 from cudalint.ir import TranslationUnit
 from cudalint.options import Options
 
@@ -51,14 +51,25 @@ def test_unknown_z_stands_for_every_legal_z() -> None:
 
 
 def test_unknown_z_respects_launch_bounds() -> None:
-    assert expand_shape((32, 4, None), cap=256) == [(32, 4, 1), (32, 4, 2)]
+    assert expand_shape((16, 4, None), cap=256) == [(16, 4, z) for z in range(1, 5)]
+
+
+def test_whole_row_warps_are_left_to_the_model() -> None:
+    """x a multiple of 32: every warp is one (y, z) row, and the model ranges over the
+    unknown components (``row_warp_shape``) instead of proving each listed shape again
+    (ggml's dim3(warp_size, nwarps): 32 shapes, 22 s of CPU for one instance file)."""
+    assert expand_shape((32, 4, None), cap=256) == []
+    assert row_warp_shape((32, 4, None), cap=256) == (32, 4, None)
+    assert expand_shape((32, None, 1)) == []
+    assert row_warp_shape((32, None, 1)) == (32, None, 1)
+    assert row_warp_shape((32, 64, None)) is None  # 2048 threads: no legal shape
 
 
 def test_unknown_x_or_too_many_shapes_is_unknown() -> None:
     assert expand_shape((None, 8, 1)) == []
     # y and z both unknown with x = 1: far more than MAX_SHAPES legal shapes.
     assert expand_shape((1, None, None)) == []
-    assert len(expand_shape((32, None, 1))) == 32 <= MAX_SHAPES
+    assert len(expand_shape((16, None, 1))) == 64 <= MAX_SHAPES
 
 
 # --- contexts ------------------------------------------------------------------------------

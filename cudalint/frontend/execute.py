@@ -298,6 +298,66 @@ def ptx_width(suffixes: str) -> int | None:
 _MAX_DEPTH = 8  # nested inlined calls
 
 
+def _has_mutable(t: ci.Type, depth: int = 0) -> bool:
+    """Whether the class ``t`` (its bases and class-typed members included) has a
+    ``mutable`` member, which a ``const`` object's methods may write; True where
+    that is not known."""
+    if depth > _MAX_DEPTH:
+        return True
+    while ty.is_array(t):
+        t = ty.canonical(ty.element(t))
+    if not ty.is_record(t):
+        return False
+    for ch in ty.declaration(t).get_children():
+        if ch.kind == K.FIELD_DECL:
+            if ch.is_mutable_field() or _has_mutable(ty.canonical(ch.type), depth + 1):
+                return True
+        elif ch.kind == K.CXX_BASE_SPECIFIER and _has_mutable(
+                ty.canonical(ch.type), depth + 1):
+            return True
+    return False
+
+
+def _effect_free(n: Node) -> bool:
+    """Whether evaluating ``n`` (a helper's ``if`` or ``switch`` head) changes nothing:
+    no assignment, increment or decrement, and no call that may write through its
+    object, a non-``const`` reference or a pointer (``if ((d = 2 * d) > 0)``,
+    ``switch (d++)``)."""
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        stack.extend(x.children)
+        if x.kind == N.COMPOUND_ASSIGN or (x.kind == N.BINARY and x.spelling == "=") \
+                or (x.kind == N.UNARY and unary_operator_kind(x.cursor) in (
+                    UO_POST_INC, UO_POST_DEC, UO_PRE_INC, UO_PRE_DEC)):
+            return False
+        if x.kind == N.CALL:
+            ref = x.referenced
+            if ref is None or (ref.kind == K.CXX_METHOD and not ref.is_static_method()
+                               and not ref.is_const_method()):
+                return False
+            for a in ref.get_arguments() or ():
+                t = a.type
+                if ty.is_reference_to_mutable(t) or (
+                        ty.is_pointer_kind(ty.canonical_kind(t))
+                        and not ty.points_to_const(t)):
+                    return False
+    return True
+
+
+def _nested_label(n: Node) -> bool:
+    """Whether a ``case`` or ``default`` label of the enclosing ``switch`` lies inside
+    the statement ``n`` (Duff's device: ``case 1: if (c) { case 2: ... }``)."""
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        if x.kind in (N.CASE, N.DEFAULT):
+            return True
+        if x.kind != N.SWITCH:  # a nested switch's labels are its own
+            stack.extend(x.children)
+    return False
+
+
 def fn_key(fn: Function) -> int:
     """Which definition ``fn`` is (overloads share a name, not a key)."""
     return key_of(fn.node.cursor)
@@ -331,6 +391,7 @@ class Ptr:
 _LANE = Sym(THREAD_IDX[0], UINT, lane_dependent=True)
 #: ``static_assert`` (inside a body it is a declaration statement's child).
 _STATIC_ASSERT = K.STATIC_ASSERT.value
+_MEMBER_INIT = K.MEMBER_REF.value  # the member a constructor's initializer names
 _CSTYLE_CAST = K.CSTYLE_CAST_EXPR.value
 
 Value = Union[Expr, Ptr]  # noqa: UP007 (a runtime alias: Expr is itself a Union)
@@ -534,6 +595,9 @@ class _ProjectNames:
     templates: dict[str, list[ci.Cursor]] = field(default_factory=dict)
     types: dict[str, list[ci.Cursor]] = field(default_factory=dict)
     enums: dict[str, set[int]] = field(default_factory=dict)
+    #: Member functions defined at namespace scope, by name: among them the explicit
+    #: specializations of a class template's member (``template <> int tile<8>::f(int)``).
+    methods: dict[str, list[ci.Cursor]] = field(default_factory=dict)
     #: Caches: a declaration's children (by key), a specialization's argument (by its
     #: key and position), the class ``tmpl<args>`` resolves to (by the template's key
     #: and the arguments' keys), the unit's constants with the enumerators.
@@ -544,10 +608,18 @@ class _ProjectNames:
     names: dict[str, int] | None = None
     #: Per function (by key): its local ``typedef``/``using`` by name (None: two).
     aliases: dict[int, dict[str, ci.Cursor | None]] = field(default_factory=dict)
+    #: Per function (by key) and text: the names and keys of the function's locals and
+    #: parameters the text names.
+    local_names: dict[tuple[int, str], list[tuple[str, int]]] = field(default_factory=dict)
     #: ``Executor.dependent_type``'s answers (with why not, where none), by the text,
     #: the arguments, the function and the class scope.
     answers: dict[tuple[str, str, int, int], tuple[DependentClass | str | None, str | None]] \
         = field(default_factory=dict)
+    #: Per declaration (by key): its template parameters, and its static data members by
+    #: name (the first of a name), from ``children`` (``Executor._template_params``,
+    #: ``Executor.member_value``: asked at every read of a member).
+    params: dict[int, list[ci.Cursor]] = field(default_factory=dict)
+    statics: dict[int, dict[str, ci.Cursor]] = field(default_factory=dict)
 
 
 #: The last walk's :class:`_ProjectNames`, with its walker and unit (a reparsed unit,
@@ -807,6 +879,9 @@ class Executor:
         self.root_env = env
         self.memo: dict[int, Expr] = {}  # by id() of Nodes, valid while the state holds
         self._local_decls: dict[int, dict[int, Node]] = {}  # :meth:`local_decls`
+        #: :meth:`has` by node and kinds; :meth:`differs` by guard (kept alive with it).
+        self.has_cache: dict[tuple[int, tuple[int, ...]], bool] = {}
+        self.differ_cache: dict[int, tuple[Expr, bool]] = {}
         self.in_progress: set[int] = set()
         self.lazy_cache: dict[int, Expr] = {}
         self.array_cache: dict[tuple[int, str | None],
@@ -907,6 +982,12 @@ class Executor:
         #: Per switch being run, innermost last: every value each local is given in it.
         self.switch_writes: list[dict[int, list[Value | None]]] = []
         self.switch_bases: list[int] = []
+        #: Per switch being run, innermost last: the values at its head and its
+        #: condition (a ``case`` a jump reaches starts from them, :meth:`case_entry`).
+        self.switch_entries: list[tuple[dict[int, Value], Expr]] = []
+        #: The values at each ``goto`` run, by function and label, with the condition it
+        #: runs under (where its label starts from them, :meth:`label_entry`).
+        self.goto_values: dict[tuple[int, str], list[tuple[Expr, dict[int, Value]]]] = {}
         self.last_pass = _Pass(0)
         #: The member function being run was called on an object the same in every lane
         #: and cannot change it (``params.rows()``, a ``const`` method): its members are
@@ -915,6 +996,10 @@ class Executor:
         #: By function: whether a call of it may give lanes different values
         #: (:meth:`lane_source`).
         self.lane_sources: dict[int, bool] = {}
+        #: Set by :meth:`_returned_expr` where its answer read a value (a condition, a
+        #: switch's value), not only the body's statements: the host evaluation keeps a
+        #: function whose body is not one ``return EXPR;`` (``_HostExecutor``).
+        self.returned_open = False
         #: :meth:`lane_events` by id() of a body, with the body (kept alive so that the
         #: id stays its own).
         self.lane_event_lists: dict[int, tuple[Node, list[Node]]] = {}
@@ -998,7 +1083,7 @@ class Executor:
         for w, base in zip(self.switch_writes, self.switch_bases, strict=True):
             # a write some lanes of the switch skip (under a lane condition inside it)
             # leaves lanes apart: recorded as a value that may differ (None)
-            apart = any(may_differ(g) for g in self.guards[base:])
+            apart = any(self.differs(g) for g in self.guards[base:])
             w.setdefault(key, []).append(None if apart else value)
         if value is None:
             self.values.pop(key, None)
@@ -1016,11 +1101,29 @@ class Executor:
             if key in p.diverged:
                 continue
             for g in guards[p.base:]:
-                if may_differ(g):
+                if self.differs(g):
                     p.left.add(key)
                     if id(g) not in self.exit_guards:
                         p.diverged.add(key)
                         break
+
+    def differs(self, g: Expr) -> bool:
+        """``may_differ(g)``, kept for this executor: every write under the guards of a
+        loop pass asks it of each guard again (``note_write``; ggml's
+        ``flash_attn_ext_f16``, 16k writes)."""
+        hit = self.differ_cache.get(id(g))
+        if hit is None or hit[0] is not g:
+            hit = self.differ_cache[id(g)] = (g, may_differ(g))
+        return hit[1]
+
+    def has(self, n: Node, kinds: tuple[int, ...]) -> bool:
+        """``_has(n, kinds)``, kept for this executor: a loop's body is asked at each
+        run of the loop (each inlined call of a helper, each pass of an outer loop)."""
+        k = (id(n), kinds)
+        hit = self.has_cache.get(k)
+        if hit is None:
+            hit = self.has_cache[k] = _has(n, kinds)
+        return hit
 
     def flush(self) -> None:
         """Apply the writes of a full expression (C's sequence point at its end)."""
@@ -1529,6 +1632,21 @@ class Executor:
         if matches:
             found = self.method_named(matches[0], name, nargs)
             return (found, Env()) if found is not None else None
+        for m in self._project_names().methods.get(name, []):
+            # ``template <> int tile<8>::get_j(int) const``: C++ runs it for tile<8>
+            parent = m.semantic_parent
+            tmpl = ci.conf.lib.clang_getSpecializedCursorTemplate(parent) \
+                if parent is not None and parent.kind in (K.STRUCT_DECL, K.CLASS_DECL) \
+                else None
+            if tmpl is None or 70 <= tmpl._kind_id <= 73 or key_of(tmpl) != key_of(decl):
+                continue
+            same = self.same_arguments(parent, params, env)
+            if same is None:
+                return None
+            if same and len(list(m.get_arguments())) == nargs:
+                special = self.member_function(m)
+                return (special, Env()) if special is not None \
+                    and special.body is not None else None
         found = self.method_named(decl, name, nargs)
         if found is None:
             return None
@@ -1878,7 +1996,49 @@ class Executor:
         return Exits(cont=_TRUE)
 
     def goto_stmt(self, n: Node) -> Exits:
+        name = self._goto_label(n)
+        if name is not None and self.fn is not None:
+            self.goto_values.setdefault((fn_key(self.fn), name), []).append(
+                (self.guard() or _TRUE, dict(self.values)))
         return Exits(ret=Opaque(OpaqueKind.BRANCH, "goto"))
+
+    @staticmethod
+    def _goto_label(n: Node) -> str | None:
+        """The label ``goto L;`` names (None: a computed goto)."""
+        for ch in n.cursor.get_children():
+            if ch.kind == K.LABEL_REF:
+                return str(ch.spelling)
+        return None
+
+    def label_entry(self, label: Node, dead: bool) -> None:
+        """The values at ``label:``, which its ``goto``s reach as well as the statement
+        before it: each variable whose values there differ is either (as after an
+        ``if``); after an unconditional exit, the gotos' alone. A ``goto`` after the
+        label makes a loop the walk does not follow: every variable the function writes
+        may hold any value there, different in each lane."""
+        fn = self.fn
+        name = str(label.spelling)
+        if fn is None or fn.body is None or not name:
+            return
+        here = int(label.extent.start.offset)
+        gotos = [g for g in self._subtree(fn.body)
+                 if g.kind == N.GOTO and self._goto_label(g) == name]
+        if not gotos:
+            return
+        merged: dict[int, Value] | None = None if dead else self.values
+        backward = any(int(g.extent.start.offset) > here for g in gotos)
+        if not backward:
+            for c, vals in self.goto_values.get((fn_key(fn), name), []):
+                merged = dict(vals) if merged is None else self.merge(c, vals, merged)
+        if backward or merged is None:
+            merged = dict(self.values)
+            for k in self.assigned_in(fn.body):
+                v = merged.get(k)
+                if v is not None:
+                    merged[k] = self._loop_opaque(k, v, _CONTROL_FLOW, list(THREAD_SYMS),
+                                                  OpaqueKind.BRANCH)
+        self.values = merged
+        self.memo.clear()
 
     def asm_stmt(self, n: Node) -> Exits:
         self.asm(n)
@@ -1910,6 +2070,10 @@ class Executor:
                 # ``case 1:`` after ``case 0: ...; break;`` (or a ``goto``'s label): a
                 # jump reaches it whatever ran before, so it starts with the block's own
                 # guards; the statements before it do not hide it
+                if ch.kind != N.LABEL and self.switch_entries:
+                    self.case_entry(dead)
+                elif ch.kind == N.LABEL:
+                    self.label_entry(ch, dead)
                 dead = False
                 self.guards = saved
             elif dead:
@@ -1931,6 +2095,16 @@ class Executor:
             self.guards = (*self.guards, g)
         self.guards = saved
         return exits
+
+    def case_entry(self, dead: bool) -> None:
+        """The values at a ``case``/``default`` label of the innermost switch: those at
+        the switch's head (the jump that reaches it), after an unconditional exit
+        (``case 0: x = l; break; case 1:``: x as before the switch); where the cases
+        before may also fall through to it, a variable whose two values differ is
+        either (as after an ``if``: opaque, with both as inputs)."""
+        entry, c = self.switch_entries[-1]
+        self.values = dict(entry) if dead else self.merge(c, self.values, entry)
+        self.memo.clear()
 
     def var_decl(self, d: Node) -> None:
         if any(ch.kind == N.CUDASHARED for ch in d.children):
@@ -2522,6 +2696,7 @@ class Executor:
         written: dict[int, list[Value | None]] = {}
         self.switch_writes.append(written)
         self.switch_bases.append(len(self.guards))
+        self.switch_entries.append((pre, c))
         self.breakables.append(False)
         try:
             for ch in n.children:
@@ -2532,6 +2707,7 @@ class Executor:
         finally:
             self.switch_writes.pop()
             self.switch_bases.pop()
+            self.switch_entries.pop()
             self.breakables.pop()
         self.guards = saved
         self.new_region()
@@ -2740,6 +2916,7 @@ class Executor:
         kind = n.kind
         init = cond = inc = None
         body: Node | None
+        range_index: Sym | None = None
         if kind == N.FOR:
             parts = self.for_parts(n)
             if parts is None:
@@ -2759,7 +2936,7 @@ class Executor:
             cond = exprs[0] if exprs else None
         else:  # range-for
             body = n.children[-1] if n.children else None
-            self.range_over_constants(n)
+            range_index = self.range_over_constants(n)
         if init is not None:
             self.stmt(init)
         assigned = self.assigned_in(n)
@@ -2796,7 +2973,7 @@ class Executor:
         body_exits = Exits()
         this = _Pass(0)
         # a jump the straight walk does not follow: any variable may differ between lanes
-        jumps = body is not None and _has(body, (N.GOTO, N.LABEL))
+        jumps = body is not None and self.has(body, (N.GOTO, N.LABEL))
         # Until no variable becomes lane-dependent any more: one that does in one run can
         # make another one do in the next (``if (y) x ^= 1; if (tid < 5) y ^= 1;``), and
         # each run marks at least one more, so the runs end.
@@ -2840,10 +3017,12 @@ class Executor:
         stop = _or(body_exits.brk, body_exits.ret)
         # not with a ``continue`` in the body: the exits of a block are joined without
         # the guards of the statements before them (``if (c) continue; break;`` reads as
-        # an unconditional break), which the cut would take as exact
-        if isinstance(counter, Sym) and stop is not None and not self.probing \
-                and body is not None and not _has(body, (N.CONTINUE,)):
-            self.stop_early(counter, stop, n_before)
+        # an unconditional break), which the cut would take as exact. A range-for over a
+        # list stops at its element's iteration number (``if (st == 2) break;``).
+        stopping = counter if isinstance(counter, Sym) else range_index
+        if isinstance(stopping, Sym) and stop is not None and not self.probing \
+                and body is not None and not self.has(body, (N.CONTINUE,)):
+            self.stop_early(stopping, stop, n_before)
         if self._regions == regions_before and isinstance(counter, Sym) \
                 and counter.induction is not None:
             self.mark_unrolled(n, n_before, counter.name)
@@ -2919,7 +3098,7 @@ class Executor:
             if a.region == self.region and a.unrolled_by is None:
                 self.accesses[i] = replace(a, unrolled_by=var, unroll_factor=factor)
 
-    def range_over_constants(self, n: Node) -> None:
+    def range_over_constants(self, n: Node) -> Sym | None:
         """The start of a range-for. The range expression is evaluated once, before the
         first iteration (its shared loads are accesses: ``for (float x : {s[2 * tid],
         s[tid]})``). Over a braced list of integers, the loop variable is the list's
@@ -2927,10 +3106,10 @@ class Executor:
         the model enumerates like any counter's values (ggml's ``for (int stride_k :
         {warp_size, warp_size/2, ...})``). Any other range (a container, an array, a
         reference variable) leaves the variable as it was: read through the range's
-        iterator, unknown."""
+        iterator, unknown. Returns the iteration counter where there is one."""
         kids = n.children
         if len(kids) < 3 or kids[0].kind != N.VAR_DECL:
-            return
+            return None
         decl = kids[0]
         rng = strip(kids[1])
         while rng.kind == N.PAREN and rng.children:
@@ -2940,18 +3119,18 @@ class Executor:
             self.scan(rng, ADDR)  # the row's own index loads, if any (``q[idx[r]]``)
             self.flush()
             self.range_over_shared(n, decl, rng, shared)
-            return
+            return None
         self.scan(kids[1], LOAD)
         self.flush()
         t = decl.type
         it = self.itype(t)
         if it is None or ty.is_reference_kind(canonical_kind(t)):
-            return
+            return None
         lst = strip(kids[1])
         while lst.kind != N.INIT_LIST and len(lst.children) == 1:
             lst = strip(lst.children[0])
         if lst.kind != N.INIT_LIST:
-            return
+            return None
         var = self.fn.vars.get(key_of(decl.cursor)) if self.fn is not None else None
         if var is None or var.modified or any(
                 self._write_target(x) is not None or x.kind == N.CALL
@@ -2962,10 +3141,10 @@ class Executor:
             self.set_value(key_of(decl.cursor), Opaque(
                 OpaqueKind.LOOP, f"'{decl.spelling}', a range-for variable over a list that"
                 " writes or that its loop's body writes", THREAD_SYMS, it))
-            return
+            return None
         values = [fold(self.convert(self.expr(e), e, t)) for e in lst.expr_children()]
         if not values or len(values) > _MAX_RANGE_CONSTANTS:
-            return
+            return None
         name = decl.spelling or "a variable"
         index = Sym(self.range_index_name(n, name), INT, induction=Induction(
             Const(0, INT), "+", Const(1, INT), "<", Const(len(values), INT)))
@@ -2976,6 +3155,7 @@ class Executor:
         self.declarations += 1
         self.declared_at[k] = self.declarations
         self.set_value(k, value)
+        return index
 
     def range_index_name(self, n: Node, name: str) -> str:
         """The iteration counter's name of the range-for ``n`` (``k@L12:s``), one per loop:
@@ -3114,7 +3294,7 @@ class Executor:
         unconditionally (the active-thread halving of a wavelet or scan level:
         ``if (tid < active) { ... idx <<= 1; active >>= 1; }``). None for any other loop.
         """
-        if body is None or self.fn is None or _has(n, (N.GOTO, N.LABEL)):
+        if body is None or self.fn is None or self.has(n, (N.GOTO, N.LABEL)):
             return None  # a jump into the branch enters it without the test
         stmts = body.children if body.kind == N.COMPOUND_STMT else [body]
         for i, st in enumerate(stmts):
@@ -3122,7 +3302,7 @@ class Executor:
                 got = self._latch_of(st, stmts[:i] + stmts[i + 1:], cond, inc, assigned, pre)
                 if got is not None:
                     return got
-            if _has(st, _JUMPS):
+            if self.has(st, _JUMPS):
                 return None  # an exit before the branch: a lane may skip it unfailed
         return None
 
@@ -4577,13 +4757,16 @@ class Executor:
         saved = (self.fn, self.env, self.values, self.guards, self.returns, self.memo,
                  self.pending, self.ret_ptrs)
         self.fn, self.env, self.values, self.memo = target, env, bound, {}
+        gotos = self.goto_values
         if body:
             self.returns, self.pending, self.ret_ptrs = [], [], []
+            self.goto_values = {}  # this call's gotos (a label is the callee's own)
         self.stack.append(fn_key(target))
         self.depth += 1
         try:
             yield
         finally:
+            self.goto_values = gotos
             self.depth -= 1
             self.stack.pop()
             (self.fn, self.env, self.values, self.guards, self.returns, self.memo,
@@ -4694,6 +4877,17 @@ class Executor:
     def conditional(self, c: Node) -> Expr:
         children = c.expr_children()
         t = node_int_type(c)
+        if len(children) == 3 and t is None and ty.is_dependent_kind(c.ckind):
+            # ``std::is_same_v<T, double> ? 8 : 4`` in a template body: clang leaves the
+            # type open; with integer arms it is theirs, converted as C++ converts them
+            arms = [self.expr(a) for a in children[1:]]
+            types = [node_int_type(a) or (v.type if ty.is_dependent_kind(a.ckind)
+                                          and not isinstance(v, Opaque) else None)
+                     for a, v in zip(children[1:], arms, strict=True)]
+            if types[0] is not None and types[1] is not None:
+                ct = _usual(types[0], types[1])
+                return Select(self.truth(children[0]), self._as(arms[0], ct),
+                              self._as(arms[1], ct), ct)
         if len(children) != 3 or t is None:
             return self._opaque(OpaqueKind.UNSUPPORTED,
                                 "conditional expression that is not an integer", c)
@@ -4713,14 +4907,54 @@ class Executor:
         v = evaluate_int(c.cursor)
         if v is not None:
             return Const(v, node_int_type(c) or LONG)
-        for ch in c.children:
-            if ch.kind == N.TYPE_REF and ch.spelling in self.env.types:
-                return Const(self.env.types[ch.spelling][1], node_int_type(c) or LONG)
+        got = self.type_trait_size(c)
+        if got is not None:
+            return Const(got, node_int_type(c) or LONG)
         size = self.local_array_size(c)
         if size is not None:
             return Const(size, node_int_type(c) or LONG)
         return Opaque(OpaqueKind.SIZE, "size of a type that depends on a template parameter",
                       (), node_int_type(c) or LONG)
+
+    def type_trait_size(self, c: Node) -> int | None:
+        """``sizeof(T)``/``alignof(T)`` of a type operand this instantiation decides: a
+        type parameter (``T`` = double), a member type of a class it selects
+        (``sizeof(typename traits<T>::elem)``, an explicit specialization's own), a
+        local alias of one (``using E = ...; sizeof(E)``), a pointer. The whole operand
+        is resolved, never a name inside it (``sizeof(T *)`` is 8, not the size of T).
+        None for an expression operand or a type not known here."""
+        if any(ch.is_expr for ch in c.children):
+            return None
+        m = re.fullmatch(r"\s*(sizeof|alignof|_Alignof|__alignof__|__alignof)\s*\((.*)\)\s*",
+                         self.w.slice(c.extent), re.S)
+        if m is None:
+            return None
+        align = m.group(1) != "sizeof"
+        operand = " ".join(re.sub(r"\b(?:const|volatile)\b", " ", m.group(2)).split())
+        operand = operand.rstrip("&").strip()  # a reference's size is its type's
+        if operand.endswith("*") and "(" not in operand:
+            return 8  # a device pointer
+        name: str | None = None
+        size: int | None = None
+        bound = self.env.types.get(operand)
+        if bound is not None:
+            name, size = re.sub(r"\b(?:const|volatile)\b", " ", bound[0]), bound[1]
+            if operand == bound[0]:
+                name = None  # a parameter the instantiation leaves open
+        else:
+            got = self.dependent_type(operand)
+            if isinstance(got, str):
+                name = got
+                size = self.w.type_size(got)
+            elif isinstance(got, DependentClass) and not got.env.values \
+                    and not got.env.types and not got.env.classes \
+                    and got.decl.kind in (K.STRUCT_DECL, K.CLASS_DECL):
+                t = got.decl.type  # a class that is no template's instance
+                size, a = ty.type_size(t), ty.alignment(t)
+                return (a if align else size) if size > 0 and a > 0 else None
+        if name is None or size is None:
+            return None
+        return self.w.type_align(name) if align else size
 
     def local_array_size(self, c: Node) -> int | None:
         """``sizeof(tmp)`` of a local array whose extents depend on template parameters
@@ -5133,7 +5367,8 @@ class Executor:
     def _returned_expr(self, stmts: list[Node]) -> Node | bool:
         """The expression the first ``return`` reached in ``stmts`` returns; True when
         they end without returning, False when a statement is one this does not follow
-        (anything with an effect, or an ``if`` whose condition is not a constant)."""
+        (anything with an effect, or an ``if`` whose condition is not a constant). A
+        step whose answer depends on a value sets ``returned_open`` (any new one must)."""
         for st in stmts:
             if st.kind == N.RETURN:
                 ret = st.expr_children()
@@ -5151,8 +5386,11 @@ class Executor:
                 got = self._returned_expr(st.children)
             elif st.kind == N.IF:
                 parts = [ch for ch in st.children if ch.kind != N.DECL_STMT]
-                if len(parts) not in (2, 3) or not parts[0].is_expr:
-                    return False
+                if len(parts) not in (2, 3) or not parts[0].is_expr or not all(
+                        _effect_free(ch) for ch in st.children
+                        if ch.kind == N.DECL_STMT or ch is parts[0]):
+                    return False  # ``if ((d = 2 * d) > 0)``: d's new value not followed
+                self.returned_open = True
                 cond = fold(self.truth(parts[0]))
                 if not isinstance(cond, Const):
                     return False
@@ -5170,9 +5408,11 @@ class Executor:
         """A ``switch`` on a constant on the way to a helper's ``return`` (``switch
         (ncols) { case 1: return a; case 2: case 3: return b; default: return c; }``):
         the statements from the matching label on, to a ``break`` or ``return``."""
+        self.returned_open = True
         parts = [ch for ch in st.children if ch.kind != N.DECL_STMT]
-        if len(parts) != 2 or not parts[0].is_expr or parts[1].kind != N.COMPOUND_STMT:
-            return False
+        if len(parts) != 2 or not parts[0].is_expr or parts[1].kind != N.COMPOUND_STMT \
+                or not all(_effect_free(ch) for ch in st.children if ch is not parts[1]):
+            return False  # ``switch (d++)``: d's new value not followed
         cond = fold(self.expr(parts[0]))
         if not isinstance(cond, Const):
             return False
@@ -5189,6 +5429,8 @@ class Executor:
             if n.kind == N.DEFAULT:
                 flat.append(("default", None, None))
                 return all(add(ch) for ch in n.children)
+            if _nested_label(n):
+                return False  # ``case 2:`` inside an ``if`` block: a jump into it
             flat.append(("stmt", None, n))
             return True
 
@@ -5225,6 +5467,186 @@ class Executor:
                 return False
             self.values[key_of(d.cursor)] = self.convert(self.expr(exprs[0]), exprs[0], d.type)
         return True
+
+    # class values of constant evaluation (``get_config(D, V, ncols).nbatch_combine``)
+
+    def record_fields(self, n: Node, depth: int = 0) -> dict[str, Expr] | None:
+        """The integer fields of the class value ``n`` builds, as C++'s constant
+        evaluation builds it: a constructor whose member initializers read its
+        parameters (``cfg(128, 2)``, ``cfg{128, 2}``, ``return {128, 2};``), an
+        aggregate's braced list, a function returning one through the statements
+        :meth:`_returned_expr` follows (ggml's ``ggml_cuda_fattn_mma_get_config(DKQ, DV,
+        ncols)``: a chain of ``if (DKQ == 64 && DV == 64 && ncols == 8) return
+        fattn_mma_config{...};`` on the instantiation's arguments), a copy of one, a
+        ``const`` local set from one. Each field is an expression of the values at the
+        call (symbolic where they are); a field whose value is not built that way is
+        left out, and None is returned for a value that is not."""
+        if depth > _MAX_DEPTH:
+            return None
+        n = strip(n)
+        if n.kind == N.FUNCTIONAL_CAST and len(n.expr_children()) == 1 \
+                and strip(n.expr_children()[0]).kind in (N.INIT_LIST, N.CALL):
+            n = strip(n.expr_children()[0])  # ``cfg{1, 2}`` of an aggregate
+        if n.kind == N.INIT_LIST:
+            return self.aggregate_fields(n, depth)
+        if n.kind == N.DECL_REF:
+            return self.local_record(n, depth)
+        if n.kind != N.CALL:
+            return None
+        ref = n.referenced
+        args = arguments(n)
+        if ref is not None and ref.kind == K.CONSTRUCTOR:
+            return self.constructed_fields(ref, args, depth)
+        target = self.call_target(n, call_name(n), len(args))
+        if target is None or target.is_kernel or target.body is None \
+                or self.depth >= _MAX_DEPTH or fn_key(target) in self.stack \
+                or len(args) != len(self.params(target)):
+            return None
+        env = self.target_env(n, target)
+        bound: dict[int, Value] = {}
+        for p, a in zip(self.params(target), args, strict=True):
+            if int_type(p.type) is not None:
+                bound[key_of(p.cursor)] = self.convert(self.expr(a), a, p.type)
+        with self.frame(target, env, bound, body=False):
+            ret = self._returned_expr(target.body.children)
+            return self.record_fields(ret, depth + 1) if isinstance(ret, Node) else None
+
+    def constructed_fields(self, ctor: ci.Cursor, args: list[Node],
+                           depth: int) -> dict[str, Expr] | None:
+        """The fields a constructor call sets: each member initializer's value with the
+        call's arguments (``cfg(int n, int j) : nthreads(n), J(j) {}``), then the
+        default member initializers. None where the constructor's body has a statement
+        (it may assign a member) or its definition is not here. An implicit copy or
+        move is the copied value's fields."""
+        definition = self.definition(ctor)
+        owner = definition.semantic_parent
+        if owner is None or owner.kind == K.UNION_DECL:
+            return None
+        fn = self.member_function(definition) if is_from_project(definition) else None
+        if fn is None or fn.body is None:
+            if (ctor.is_copy_constructor() or ctor.is_move_constructor()) and len(args) == 1:
+                return self.record_fields(args[0], depth + 1)  # implicitly declared
+            return None
+        if any(st.kind != N.NULL_STMT and not (st.kind == N.DECL_STMT and all(
+                d.kind == _STATIC_ASSERT for d in st.children)) for st in fn.body.children):
+            return None
+        params = self.params(fn)
+        if len(args) != len(params) or self.depth >= _MAX_DEPTH \
+                or fn_key(fn) in self.stack:
+            return None  # a default argument: not followed
+        bound: dict[int, Value] = {}
+        for p, a in zip(params, args, strict=True):
+            if int_type(p.type) is not None:
+                bound[key_of(p.cursor)] = self.convert(self.expr(a), a, p.type)
+        fields: dict[str, Expr] = {}
+        items = fn.node.children
+        with self.frame(fn, Env(), bound, body=False):
+            for i, ch in enumerate(items[:-1]):
+                init = items[i + 1]
+                if not init.is_expr:
+                    continue
+                if ch.kind == _MEMBER_INIT:
+                    field_decl = ch.referenced
+                    if field_decl is None or field_decl.kind != K.FIELD_DECL \
+                            or field_decl.is_bitfield() or int_type(field_decl.type) is None:
+                        continue
+                    fields[str(field_decl.spelling)] = self.convert(
+                        self.expr(init), init, field_decl.type)
+                elif ch.kind == N.TYPE_REF and ch.referenced is not None \
+                        and key_of(ch.referenced) == key_of(owner):
+                    # ``cfg(int n) : cfg(n, 0) {}``: the constructor it delegates to
+                    sub = self.record_fields(init, depth + 1)
+                    if sub is None:
+                        return None
+                    fields.update(sub)
+            self._default_members(owner, fields)
+        return fields
+
+    def aggregate_fields(self, n: Node, depth: int) -> dict[str, Expr] | None:
+        """``cfg{128, 2}`` (or ``= {128, 2}``) of an aggregate: its fields in declaration
+        order take the list's values; fields after the list their default member
+        initializer, else zero. None for a class with bases, a designated or nested
+        list, or a list longer than the fields."""
+        t = ty.canonical(n.type)
+        if not ty.is_record(t):
+            return None
+        decl = ty.declaration(t)
+        kids = list(decl.get_children())
+        if decl.kind == K.UNION_DECL or any(k.kind == K.CXX_BASE_SPECIFIER for k in kids):
+            return None  # a union's list sets its first member only
+        # an unnamed bit-field (``int : 4;``) takes no initializer
+        field_decls = [k for k in kids if k.kind == K.FIELD_DECL
+                       and not (k.is_bitfield() and not k.spelling)]
+        values = n.expr_children()
+        if len(values) > len(field_decls) or any(
+                strip(v).kind in (N.INIT_LIST, N.UNEXPOSED) for v in values):
+            return None
+        if any(ty.may_take_several_initializers(f.type) for f in field_decls[:len(values)]):
+            return None  # brace elision: ``ae{1, n}`` sets ``int arr[2]`` from both
+        fields: dict[str, Expr] = {}
+        for f, v in zip(field_decls, values, strict=False):
+            if int_type(f.type) is not None and not f.is_bitfield():
+                fields[str(f.spelling)] = self.convert(self.expr(v), v, f.type)
+        rest = field_decls[len(values):]
+        self._default_members(decl, fields, rest)
+        for f in rest:
+            it = int_type(f.type)
+            if it is not None and str(f.spelling) not in fields and not f.is_bitfield() \
+                    and not any(ch.kind.is_expression() for ch in f.get_children()):
+                fields[str(f.spelling)] = Const(0, it)  # value-initialized
+        return fields
+
+    def _default_members(self, record: ci.Cursor, fields: dict[str, Expr],
+                         only: list[ci.Cursor] | None = None) -> None:
+        """Add the default member initializers (``int nstages = 2;``) of ``record``'s
+        integer fields that ``fields`` does not set; a constant only (one naming
+        another member is left out)."""
+        for f in only if only is not None else record.get_children():
+            if f.kind != K.FIELD_DECL or str(f.spelling) in fields or f.is_bitfield():
+                continue
+            it = int_type(f.type)
+            inits = [ch for ch in f.get_children() if ch.kind.is_expression()]
+            if it is None or len(inits) != 1:
+                continue
+            v = evaluate_int(inits[0])
+            if v is not None:
+                fields[str(f.spelling)] = fold(Cast(Const(v, INT), it))
+
+    def local_record(self, n: Node, depth: int) -> dict[str, Expr] | None:
+        """A ``const`` local of class type set from a value :meth:`record_fields`
+        builds (``constexpr cfg c = get_config<D>();``). Its initializer is evaluated
+        where the local is read, so every name in it must hold the value it held at the
+        declaration: template parameters, enumerators, functions and ``const``
+        variables nothing writes."""
+        ref = n.referenced
+        if ref is None or ref.kind != K.VAR_DECL or self.fn is None \
+                or not ty.is_const(ref.type):
+            return None
+        k = key_of(ref)
+        var = self.fn.vars.get(k)
+        if var is None or var.is_param or var.modified or var.init is None \
+                or k in self.in_progress or _has_mutable(ty.canonical(ref.type)):
+            return None  # a ``mutable`` member: a ``const`` method may write it
+        for d in self._subtree(var.init):
+            if d.kind == N.MEMBER_REF and not d.children:
+                return None  # a member of the object a method runs on
+            if d.kind != N.DECL_REF:
+                continue
+            r = d.referenced
+            if r is None:
+                return None
+            if r.kind in (K.VAR_DECL, K.PARM_DECL):
+                other = self.fn.vars.get(key_of(r))
+                if not ty.is_const(r.type) or (other is not None and other.modified):
+                    return None
+            elif r.kind not in (K.TEMPLATE_NON_TYPE_PARAMETER, K.ENUM_CONSTANT_DECL,
+                                K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD):
+                return None
+        self.in_progress.add(k)
+        try:
+            return self.record_fields(var.init, depth + 1)
+        finally:
+            self.in_progress.discard(k)
 
     def cooperative(self, c: Node, name: str, t: IntType | None) -> Expr | None:
         """Cooperative-groups queries: ``thread_rank()`` and friends of a block or tile."""
@@ -5321,6 +5743,14 @@ class Executor:
         v = evaluate_int(c.cursor)
         if v is not None:
             return Const(v, t)
+        if base is not None and ty.is_record_kind(base.ckind) and c.referenced is not None \
+                and c.referenced.kind == K.FIELD_DECL:
+            # ``get_config(DKQ, DV, ncols).nbatch_combine`` in a template body: the
+            # field of the value the call builds with this instantiation's arguments
+            fields = self.record_fields(base)
+            got_field = fields.get(c.spelling) if fields is not None else None
+            if got_field is not None:
+                return self._as(got_field, t)
         what = self.w.slice(c.extent) or c.spelling
         inputs = dedupe(self.expr(ch) for ch in children if ch.is_expr
                         and node_int_type(ch) is not None)
@@ -5511,6 +5941,8 @@ class Executor:
                     if kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL) \
                             or "<" not in str(ch.displayname):
                         names.types.setdefault(str(ch.spelling), []).append(ch)
+                elif kind == K.CXX_METHOD and is_from_project(ch):
+                    names.methods.setdefault(str(ch.spelling), []).append(ch)
                 elif kind == K.ENUM_DECL and is_from_project(ch):
                     for e in ch.get_children():
                         if e.kind == K.ENUM_CONSTANT_DECL:
@@ -5531,9 +5963,26 @@ class Executor:
         return got
 
     def _template_params(self, decl: ci.Cursor) -> list[ci.Cursor]:
-        return [ch for ch in self._children(decl) if ch.kind in (
-            K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER,
-            K.TEMPLATE_TEMPLATE_PARAMETER)]
+        table = self._project_names().params
+        k = key_of(decl)
+        got = table.get(k)
+        if got is None:
+            got = table[k] = [ch for ch in self._children(decl) if ch.kind in (
+                K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER,
+                K.TEMPLATE_TEMPLATE_PARAMETER)]
+        return got
+
+    def _static_member(self, decl: ci.Cursor, name: str) -> ci.Cursor | None:
+        """The first static data member of ``decl`` named ``name``, if one."""
+        table = self._project_names().statics
+        k = key_of(decl)
+        got = table.get(k)
+        if got is None:
+            got = table[k] = {}
+            for ch in self._children(decl):
+                if ch.kind == K.VAR_DECL:
+                    got.setdefault(str(ch.spelling), ch)
+        return got.get(name)
 
     def _local_alias(self, name: str) -> ci.Cursor | None:
         """The ``typedef``/``using`` named ``name`` in the body being run, if one."""
@@ -5564,9 +6013,11 @@ class Executor:
                 if len(vals) == 1:
                     unit.names.setdefault(e, next(iter(vals)))
         names = dict(unit.names)
-        if not self.in_class_member and self.fn is not None:
-            names.update({self.var_name(k): v.value for k, v in self.values.items()
-                          if isinstance(v, Const) and k in self.fn.vars})
+        for name, local in self._local_constants(text).items():
+            if local is None:
+                names.pop(name, None)  # two locals of that name: which one is not known
+            else:
+                names[name] = local
         names.update(self.env.values)
 
         def member(m: re.Match[str]) -> str:
@@ -5596,6 +6047,29 @@ class Executor:
                     "leaves open")
         return got
 
+    def _local_constants(self, text: str) -> dict[str, int | None]:
+        """The constant values the body's locals named in ``text`` hold here (outside a
+        class's own member), by name; None for a name two locals with different values
+        have (``{ constexpr int n = 1; ... } { constexpr int n = 0; ... }``)."""
+        fn = self.fn
+        if self.in_class_member or fn is None:
+            return {}
+        table = self._project_names().local_names
+        named = table.get((fn_key(fn), text))
+        if named is None:
+            idents = set(re.findall(r"[A-Za-z_]\w*", text))
+            named = table[(fn_key(fn), text)] = [
+                (var.name, k) for k, var in fn.vars.items() if var.name in idents]
+        out: dict[str, int | None] = {}
+        for ident, k in named:
+            v = self.values.get(k)
+            if isinstance(v, Const):
+                if ident not in out:
+                    out[ident] = v.value
+                elif out[ident] != v.value:
+                    out[ident] = None
+        return out
+
     def dependent_type(self, text: str, depth: int = 0) -> DependentClass | str | None:
         """The type ``text`` (as written or spelled in the body being run) names in this
         instantiation: a :class:`DependentClass`, a non-class type's canonical name, or
@@ -5604,7 +6078,8 @@ class Executor:
         # The answer depends on the arguments and on the body's constant locals, which
         # are the same wherever the body runs with the same arguments (a template
         # argument is a constant expression): kept for the unit, across calls.
-        key = (text, self._env_key(self.env),
+        local = self._local_constants(text)
+        key = (f"{text}|{sorted(local.items())}" if local else text, self._env_key(self.env),
                fn_key(self.fn) if self.fn is not None else 0,
                key_of(scope.decl) if scope is not None else -1 - self.in_class_member)
         table = self._project_names().answers
@@ -5815,14 +6290,123 @@ class Executor:
 
     def _argument(self, p: ci.Cursor, text: str, depth: int) -> _Arg | None:
         if p.kind == K.TEMPLATE_TYPE_PARAMETER:
-            return self.dependent_type(text, depth + 1)
+            got = self.dependent_type(text, depth + 1)
+            cv = self._cv_of(text) if got is not None else ""
+            if cv and isinstance(got, str):
+                return f"{cv} {got}"  # ``tr<const float>`` is not ``tr<float>``
+            if cv and isinstance(got, DependentClass):
+                return DependentClass(got.decl, got.env, f"{cv} {got.name}")
+            return got
         return self._value_text(text)
+
+    def _cv_of(self, text: str, depth: int = 0) -> str:
+        """The cv-qualifiers of type argument ``text`` at its top level in this
+        instantiation (``const float``, ``T`` with T = const float, a local ``using U =
+        volatile T``): '', 'const', 'volatile' or 'const volatile'. A pointer's or a
+        template argument's own qualifiers are not the type's. '' where
+        :meth:`_cv_known` does not know them."""
+        return self._cv_known(text, depth) or ""
+
+    def _cv_known(self, text: str, depth: int = 0) -> str | None:
+        """:meth:`_cv_of`, None where the qualifiers come through a name this does not
+        follow exactly: a member alias adds its own (``typename addc<T>::type`` with
+        ``using type = const T`` is ``const float`` for T = float)."""
+        nest = 0
+        flat: list[str] = []
+        for tok in re.findall(r"[A-Za-z_]\w*|::|\S", text):
+            if tok in "<([":
+                nest += 1
+            elif tok in ">)]":
+                nest -= 1
+            elif nest == 0:
+                flat.append(tok)
+        if "*" in flat or "&" in flat:
+            return ""
+        cv = {w for w in flat if w in ("const", "volatile")}
+        rest = [w for w in flat if w not in ("const", "volatile", "typename", "struct", "class")]
+        more: str | None = ""
+        if depth >= 8:
+            more = None
+        elif "::" in rest:
+            more = self._scoped_cv(text, depth)
+        elif len(rest) == 1 and rest[0].isidentifier() \
+                and not text.rstrip().endswith(">"):  # ``tr<T>``: a class, no cv of its own
+            bound = self.env.types.get(rest[0])
+            inner = self.env.classes.get(rest[0])
+            alias = None if self.in_class_member else self._local_alias(rest[0])
+            if bound is not None and bound[0] != rest[0]:
+                more = self._cv_known(bound[0], depth + 1)
+            elif isinstance(inner, str):
+                more = self._cv_known(inner, depth + 1)
+            elif isinstance(inner, DependentClass):
+                more = " ".join(w for w in inner.name.split()[:2] if w in ("const", "volatile"))
+            elif alias is not None:
+                more = self._cv_known(ty.spelling(alias.underlying_typedef_type), depth + 1)
+            elif bound is None and inner is None:
+                more = self._named_cv(rest[0], depth)
+        if more is None:
+            return None
+        cv.update(more.split())
+        return " ".join(q for q in ("const", "volatile") if q in cv)
+
+    def _scoped_cv(self, text: str, depth: int) -> str | None:
+        """The cv-qualifiers ``A<T>::m`` adds through the member alias ``m`` of the class
+        this instantiation makes ``A<T>`` (``using type = const X;``); None where ``m`` is
+        not a member alias of a class resolved here."""
+        scope = _split_scope(text)
+        if scope is None:
+            return None
+        owner_text = re.sub(r"^(?:\s*\b(?:typename|const|volatile|struct|class)\b)+", "",
+                            scope[0]).strip()
+        words = scope[1].split()
+        if not owner_text or not words or not words[0].isidentifier():
+            return None
+        owner = self.dependent_type(owner_text, depth + 1)
+        if owner is None and "<" not in owner_text \
+                and owner_text not in self.env.types and owner_text not in self.env.classes:
+            return self._cv_known(words[0], depth + 1)  # ``ns::half_t``: a namespace
+        if not isinstance(owner, DependentClass):
+            return None
+        alias = next((ch for ch in self._children(owner.decl)
+                      if ch.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL)
+                      and ch.spelling == words[0]), None)
+        if alias is None:
+            return None  # a nested class, a static member: not compared
+        with self.class_member(owner.env, owner):
+            return self._cv_known(ty.spelling(alias.underlying_typedef_type), depth + 1)
+
+    def _named_cv(self, name: str, depth: int) -> str | None:
+        """The cv-qualifiers the type name ``name`` (no template argument names it) has
+        through a member alias of the class being run or a typedef of the unit
+        (``typedef const float cf;``): the names :meth:`_dependent_type` follows."""
+        owner_decl = self.class_scope.decl if self.class_scope is not None else None
+        if owner_decl is None and not self.in_class_member and self.fn is not None:
+            parent = self.fn.node.cursor.semantic_parent
+            if parent is not None and parent.kind in (
+                    K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
+                    K.STRUCT_DECL, K.CLASS_DECL):
+                owner_decl = parent
+        alias = next((ch for ch in self._children(owner_decl)
+                      if ch.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL)
+                      and ch.spelling == name), None) if owner_decl is not None else None
+        if alias is not None:
+            return self._cv_known(ty.spelling(alias.underlying_typedef_type), depth + 1)
+        decls = self._project_names().types.get(name, [])
+        if len(decls) > 1:
+            return None
+        if len(decls) == 1:
+            d = decls[0]
+            if d.kind in (K.STRUCT_DECL, K.CLASS_DECL):
+                return ""
+            with self.class_member(Env()):
+                return self._cv_known(ty.spelling(d.underlying_typedef_type), depth + 1)
+        return "" if name in _BUILTIN_TYPES or self.w.type_size(name) is not None else None
 
     def _bind(self, env: Env, name: str, arg: _Arg) -> None:
         if isinstance(arg, DependentClass):
             env.classes[name] = arg
         elif isinstance(arg, str):
-            size = self.w.type_size(arg)
+            size = self.w.type_size(re.sub(r"\b(?:const|volatile)\b", " ", arg))
             if size is not None:
                 env.types[name] = (arg, size)
             else:
@@ -5887,8 +6471,7 @@ class Executor:
     def member_value(self, cls: DependentClass, name: str) -> Expr | None:
         """The static data member ``name`` of ``cls``: its value where it is a constant,
         an opaque value saying why not, None where ``cls`` has no such member here."""
-        var = next((ch for ch in self._children(cls.decl)
-                    if ch.kind == K.VAR_DECL and ch.spelling == name), None)
+        var = self._static_member(cls.decl, name)
         if var is None:
             return None
         cache_key = (key_of(var), cls.name or repr((
@@ -5949,6 +6532,38 @@ class Executor:
                           t or value.type)
         return _about(OpaqueKind.NAME, text, clause, (), t or value.type)
 
+    def type_trait(self, c: Node) -> int | str | None:
+        """``std::is_same_v<A, B>`` or ``std::is_same<A, B>::value`` in a template body
+        (ggml's ``if constexpr (std::is_same_v<T, half2>)``): 1 where this
+        instantiation makes A and B one type, 0 where it makes them two, cv-qualifiers
+        included; the trait as written where either is not known here; None for
+        anything else."""
+        text = " ".join(self.w.slice(c.extent).split())
+        m = re.fullmatch(r"(?:::\s*)?(?:std\s*::\s*)?is_same(?:_v\s*<(.*)>|\s*<(.*)>\s*::\s*value)",
+                         text, re.S)
+        if m is None:
+            return None
+        args = split_top_level(m.group(1) if m.group(1) is not None else m.group(2))
+        if len(args) != 2:
+            return text
+        names: list[tuple[str, str]] = []
+        for a in args:
+            got = self.dependent_type(a)
+            if isinstance(got, str):
+                name = f"type {got}"
+            elif isinstance(got, DependentClass):
+                name = f"class {key_of(got.decl)} {self._env_key(got.env)}"
+            else:
+                return text
+            cv = self._cv_known(a)
+            if cv is None:
+                return text  # qualifiers an alias adds that are not followed
+            names.append((name, cv))
+        kinds = {n.split()[0] for n, _ in names}
+        if len(kinds) != 1:
+            return text  # a class against a name: not compared
+        return int(names[0] == names[1])
+
     def own_member(self, ref: ci.Cursor) -> Expr | None:
         """A class template's static data member named inside its own member function
         or member initializer (``I`` in ``if constexpr (I == 16)``), read with the class
@@ -5995,15 +6610,57 @@ class Executor:
                 self.call_why[id(c)] = (f"a member function of a class that "
                                         f"{self.why_unresolved}")
             return None
+        special = self.explicit_member(cls, scope[1], nargs)
+        if special is not None:  # ``template <> int tile<8>::get_i(int)``
+            return (special, Env()) if isinstance(special, Function) \
+                and special.node.cursor.is_static_method() else None
         fn = self.method_named(cls.decl, scope[1], nargs)
         if fn is None or not fn.node.cursor.is_static_method():
             return None
         return fn, cls.env
 
+    def explicit_member(self, cls: DependentClass, name: str,
+                        nargs: int) -> Function | bool | None:
+        """The explicit specialization of member function ``name`` for exactly the class
+        ``cls`` (``template <> int tile<8>::get_i(int l)``, which C++ runs for
+        ``tile<8>`` instead of the member of the template ``cls.decl``): its Function;
+        True where one is declared for a class that cannot be compared with ``cls`` (or
+        has no body here): not guessed; None where there is none."""
+        for m in self._project_names().methods.get(name, []):
+            parent = m.semantic_parent
+            if parent is None or parent.kind not in (K.STRUCT_DECL, K.CLASS_DECL):
+                continue
+            tmpl = ci.conf.lib.clang_getSpecializedCursorTemplate(parent)
+            if tmpl is None or 70 <= tmpl._kind_id <= 73 or key_of(tmpl) != key_of(cls.decl):
+                continue  # not a member of an instantiation of ``cls.decl``
+            primary = tmpl if tmpl.kind == K.CLASS_TEMPLATE \
+                else ci.conf.lib.clang_getSpecializedCursorTemplate(tmpl)
+            found = re.search(r"<(.*)>", str(parent.displayname), re.S)
+            other = None
+            if found is not None and primary is not None \
+                    and primary.kind == K.CLASS_TEMPLATE:
+                before = self.why_unresolved
+                with self.class_member(Env()):
+                    other = self.specialize(primary, split_top_level(found.group(1)), 1)
+                self.why_unresolved = before
+            if other is None:
+                return True
+            if other.name == cls.name and len(list(m.get_arguments())) == nargs:
+                fn = self.member_function(m)
+                return fn if fn is not None and fn.body is not None else True
+        return None
+
     def decl_ref(self, c: Node) -> Expr:
         ref = c.referenced
         name = c.spelling
         t = node_int_type(c)
+        if ref is None or ref.kind == K.OVERLOADED_DECL_REF:
+            trait = self.type_trait(c)
+            if isinstance(trait, str):  # never "'', which is not a variable"
+                return _about(OpaqueKind.NAME, trait,
+                              "is a type trait this instantiation leaves open", (), t or _BOOL)
+            if trait is not None:
+                return Const(trait, t or _BOOL)
         if ref is None:
             # ``T::J`` of a dependent type has no spelling: the name as written
             name = name or " ".join(self.w.slice(c.extent).split()) or "?"

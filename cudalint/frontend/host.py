@@ -28,11 +28,11 @@ are 32 consecutive numbers. When ``x*y`` is a multiple of 32 each warp lies in o
 (``threadIdx.z`` uniform in it); when it is not, warps straddle slices and the last warp may be
 partial, so the result depends on ``z``. Either way the site stands for every legal ``z``
 (``1 .. min(64, cap / (x*y))``, cap 1024 or the kernel's ``__launch_bounds__``), each a
-complete shape the model enumerates exactly; an unknown ``y`` is expanded the same way. A set
-larger than ``MAX_SHAPES`` is not sampled: when ``x`` is a known multiple of 32
-(``dim3(32, by, bz)``, run-time ``by`` and ``bz``) every warp is one ``(y, z)`` row, and the
-launch keeps its known components (``Launch.partial``) for the model to range over every legal
-``y``/``z`` (see ``row_warp_shape``); otherwise the shape is unknown.
+complete shape the model enumerates exactly; an unknown ``y`` is expanded the same way. When
+``x`` is a known multiple of 32 (``dim3(32, by, bz)``, run-time ``by`` and ``bz``) every warp
+is one ``(y, z)`` row, and the launch keeps its known components (``Launch.partial``) for the
+model to range over every legal ``y``/``z`` (see ``row_warp_shape``) rather than proving each
+listed shape; a set larger than ``MAX_SHAPES`` is not sampled: the shape is unknown.
 
 A block size known only at run time that the host code bounds to a finite set
 (``min(256, n)``, ``while (nth < n && nth < 1024) nth *= 2``, a helper returning a power of
@@ -57,6 +57,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from typing import Protocol
 
 import clang.cindex as ci
 
@@ -88,12 +89,16 @@ from cudalint.frontend.cursors import (
     split_top_level,
     strip,
 )
-from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor
+from cudalint.frontend.execute import _MAX_DEPTH as MAX_INLINE_DEPTH
+from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor, fn_key
 from cudalint.frontend.launch_sets import (
+    WARP_SIZE,
     ComponentSets,
     component_sets,
     describe,
+    device_warp_size,
     launch_set,
+    warp_size_queries,
     where_text,
 )
 from cudalint.frontend.program import Program
@@ -125,6 +130,18 @@ MAX_CONTEXTS = 64
 #: ``MAX_CONTEXTS`` are kept (the rest would be dropped); False works them all out, the
 #: reference ``tests/test_speed_host_cap.py`` compares with.
 SKIP_PAST_CAP = True
+#: ``HostLaunches.contexts`` works out a callee's context once per caller context, site
+#: and values the statements before it leave (``flow``): the same inputs again (another
+#: loop value the site does not read, ggml's ``launch_fattn`` reaching
+#: ``ggml_cuda_kernel_launch`` the same way from several paths) give the same context.
+#: False works every one out, the reference ``tests/test_speed_host_cap.py`` compares with.
+DEDUPE_CALLEE_CONTEXTS = True
+#: ``_Flow.decls`` keeps the value of a local's initializer by what it can read
+#: (``HostLaunches._init_key``): the same declaration run in another context whose
+#: template arguments and values it does not read gives the same value. False runs
+#: every one, the reference ``tests/test_speed_host_cap.py`` compares with.
+MEMO_INITIALIZERS = True
+_IDENT = re.compile(r"[A-Za-z_]\w*")
 #: Iterations a constant loop may have for its variable to be enumerated.
 MAX_ITERATIONS = 64
 #: Instantiations of one kernel a file analyses when launches through function pointers,
@@ -158,6 +175,36 @@ def config_call(call: Node) -> Node | None:
     return None
 
 
+_STATEFUL: dict[int, tuple[Node, bool]] = {}
+
+
+def _keeps_state(fn: Function) -> bool:
+    """Whether ``fn``'s body has a ``static`` local that is not ``const``: a call's value
+    then depends on the calls before it (``static int n = 0; return 32 * ++n;`` gives 32,
+    then 64), which ``call_value`` does not follow: such a call has no value."""
+    body = fn.body
+    if body is None:
+        return False
+    hit = _STATEFUL.get(id(fn))
+    if hit is not None and hit[0] is body:
+        return hit[1]
+    found = False
+    stack = [body]
+    while stack and not found:
+        x = stack.pop()
+        if x.kind == N.VAR_DECL:
+            try:
+                found = x.cursor.storage_class == ci.StorageClass.STATIC \
+                    and not ty.is_const(x.cursor.type)
+            except Exception:  # a declaration libclang cannot describe: keeps state
+                found = True
+        stack.extend(x.children)
+    if len(_STATEFUL) > 4096:
+        _STATEFUL.clear()
+    _STATEFUL[id(fn)] = (body, found)
+    return found
+
+
 def expand_shape(dims: Dims, cap: int = MAX_THREADS) -> list[Shape]:
     """Every legal block shape ``dims`` may stand for (unknown components enumerated), or
     [] when ``x`` is unknown or there are more than ``MAX_SHAPES``."""
@@ -166,6 +213,11 @@ def expand_shape(dims: Dims, cap: int = MAX_THREADS) -> list[Shape]:
         return []
     if y is not None and z is not None:
         return [(x, y, z)]  # as launched, even past a limit: the launch itself would fail
+    if x % 32 == 0:
+        # whole-row warps (``row_warp_shape``): the model ranges over ``y``/``z`` where
+        # the index reads them, instead of one proof per listed shape (ggml's
+        # ``dim3(warp_size, nwarps)``: 32 shapes, each proved again)
+        return []
     cap = max(1, min(cap, MAX_THREADS))
     ys = [y] if y is not None else list(range(1, cap // x + 1))
     out: list[Shape] = []
@@ -330,14 +382,52 @@ class _HostExecutor(Executor):
                 if elements is not None and isinstance(index, Const) \
                         and 0 <= index.value < len(elements):
                     return Const(elements[index.value], node_int_type(c) or INT)
+        if c.kind == N.MEMBER_REF:
+            warp = device_warp_size(c)  # ``prop.warpSize``: 32 on every NVIDIA GPU
+            if warp is not None:
+                return Const(warp, node_int_type(c) or INT)
+            member = self._dim3_member(c)
+            if member is not None:
+                return Const(member, node_int_type(c) or UINT)
         return super()._expr(c)
+
+    def _dim3_member(self, c: Node) -> int | None:
+        """``b.x`` of a ``dim3`` local or parameter that nothing writes after its
+        declaration (ggml's ``dim3 block_dims_fixup(block_dims.x, block_dims.y / 2,
+        block_dims.z)``): that component of its value. A written one is left out: its
+        value where ``b.x`` is read need not be the one at the launch."""
+        if c.spelling not in ("x", "y", "z") or len(c.children) != 1:
+            return None
+        base = strip(c.children[0])
+        if base.kind != N.DECL_REF or base.referenced is None or not _is_dim3(base):
+            return None
+        var = self.fn.vars.get(key_of(base.referenced)) if self.fn is not None else None
+        if var is None or var.modified or var.writes:
+            return None
+        dims = self.block_dims(base)
+        return dims["xyz".index(c.spelling)] if dims is not None else None
 
     def returned_value(self, c: Node, target: Function, args: list[Node]) -> Expr | None:
         """``return EXPR;`` bodies as the executor inlines them; else, for a host (or
         ``__host__ __device__``) function of the file, its statements run on the
         argument values here (``largestPowerOfTwoLessOrEqual(block_size)``: a loop and
-        early returns): the value when every path returns the same constant."""
-        got = super().returned_value(c, target, args)
+        early returns): the value when every path returns the same constant.
+
+        A free function whose body is not one ``return EXPR;`` (the inlining failed on
+        its statements alone, no value read: ``Executor.returned_open``) is not tried
+        again in this walk: a flow asks for every call on every path (matrixMul's
+        ``checkCmdLineFlag``, 17 times a walk)."""
+        k = fn_key(target)
+        plain = not target.template_params and target.node.cursor.kind == K.FUNCTION_DECL
+        if plain and k in self.host.not_inlined:
+            got = None
+        else:
+            # (a call too deep or recursive here is refused by this executor's state)
+            refused = self.depth >= MAX_INLINE_DEPTH or k in self.stack
+            self.returned_open = False
+            got = super().returned_value(c, target, args)
+            if got is None and plain and not refused and not self.returned_open:
+                self.host.not_inlined.add(k)
         if got is not None or target.body is None or target.is_kernel:
             return got
         t = node_int_type(c)
@@ -356,6 +446,15 @@ class _HostExecutor(Executor):
     def known(self, c: Node) -> int | None:
         e = self.expr(c)
         return e.value if isinstance(e, Const) else None
+
+    def lane_source(self, name: str, target: Function | None, depth: int = 0) -> bool:
+        """By the name only (an atomic, a shuffle, a clock): the body of a function a
+        call runs is not read here. Host code has no lanes, and its evaluation reads
+        constants only; the answer would add the thread index to the inputs of a value
+        that is not one. Reading the bodies cost each flow (an executor per statement and
+        path, each with its own answers) a walk of every helper called, and built their
+        bodies (matrixMul's ``findCudaDevice``, whose value ``call_value`` keeps)."""
+        return super().lane_source(name, None, depth)
 
     def block_dims(self, c: Node, depth: int = 0) -> Dims | None:
         """The ``dim3`` (or integer) value of ``c`` with each component known or None."""
@@ -574,6 +673,69 @@ class _State:
 
 #: Host calls nested inside one another that ``call_value`` follows.
 MAX_CALL_DEPTH = 4
+
+
+@dataclass(frozen=True)
+class CallValue:
+    """What a call of a host function returned (``HostLaunches.call_value``), and what it
+    depends on besides the function, its text and its arguments: the stack of calls it
+    ran in. A call nested in it is refused when it would run a function already on the
+    stack (recursion) or run deeper than ``MAX_CALL_DEPTH``; so the value holds for
+    another stack only where the same nested calls are refused (``valid``). Functions are
+    named by ``HostLaunches._call_name``."""
+
+    value: int | None
+    #: The functions whose value the run asked for, directly or not, itself included.
+    asked: frozenset[object]
+    #: Those of ``asked`` on the stack when it ran (their calls were refused).
+    stacked: frozenset[object]
+    #: The depth (calls on the stack) it ran at, where a call nested in it was refused
+    #: for the depth: it holds at that depth only. None: none was.
+    exact: int | None
+    #: The most calls it had running at once, itself included: with no call refused for
+    #: the depth, it holds at any depth ``d`` with ``d + height <= MAX_CALL_DEPTH``.
+    height: int
+
+    def valid(self, stack: set[object], depth: int) -> bool:
+        """Whether a call made at ``depth`` with ``stack`` on the stack gives ``value``."""
+        if self.asked & stack != self.stacked:
+            return False
+        if self.exact is not None:
+            return depth == self.exact
+        return depth + self.height <= MAX_CALL_DEPTH
+
+
+class CallKeeper(Protocol):
+    """Call values kept across versions of a document (the language server's walker,
+    ``walker._CallKeeper``): by a digest of what a call of a function may read."""
+
+    #: (``key``, the arguments by parameter position) -> the values found, any stack.
+    kept: dict[tuple[str, tuple[tuple[int, int], ...]], list[CallValue]]
+
+    def name(self, fn: Function) -> object | None:
+        """A name of ``fn`` that holds across versions (None: none)."""
+
+    def named(self, name: object) -> bool:
+        """Whether ``name`` names a function of this version (a value kept from another
+        version whose run asked for a function that moved is not compared by name)."""
+
+    def key(self, fn: Function) -> str | None:
+        """The digest of what a call of ``fn`` may read (None: not known)."""
+
+
+@dataclass
+class _CallFrame:
+    """A ``call_value`` run in progress: what the calls nested in it depended on."""
+
+    asked: set[object]
+    height: int = 1
+    cut: bool = False  # a nested call was refused for the depth
+    volatile: bool = False  # a RecursionError: not kept
+
+    def absorb(self, nested: CallValue) -> None:
+        self.asked |= nested.asked
+        self.cut = self.cut or nested.exact is not None
+        self.height = max(self.height, nested.height + 1)
 #: Paths one site's statements may fork into (conditional reassignments) before they
 #: are merged (values that differ become unknown).
 MAX_STATES = 16
@@ -826,7 +988,7 @@ class _Flow:
                 return [self.clobber(n, s) for s in states]
             out: list[_State] = []
             for s in states:
-                v = self.executor(s).known(cond)
+                v = self.value(cond, s)
                 s = self.clobber(cond, s)
                 if v is None or v:
                     out.extend(self.exec(then, [s]) if then is not None else [s])
@@ -872,7 +1034,7 @@ class _Flow:
             going: list[_State] = []
             for a in active:
                 if not first:
-                    v = self.executor(a).known(cond)
+                    v = self.value(cond, a)
                     if v is None:
                         return None
                     a = self.clobber(cond, a)
@@ -909,10 +1071,25 @@ class _Flow:
                 continue
             if var is None or node_int_type(d) is None:
                 continue
-            v = self.executor(s).known(var.init) if var.init is not None else None
+            v = self.value(var.init, s) if var.init is not None else None
             t = node_int_type(d) or INT
             s = s.with_value(k, Const(v, t) if v is not None else None)
         return s
+
+    def value(self, n: Node, s: _State) -> int | None:
+        """``known(n)`` on path ``s`` (an initializer, a condition, what is assigned),
+        kept by the file's host flows by what it can read (``HostLaunches._init_key``)."""
+        memo = self.host._init_values
+        # not inside a call run for its value (``call_value``): there a host call's value
+        # depends on the stack (too deep, recursive), which the key does not hold
+        key = self.host._init_key(self, n, s) \
+            if MEMO_INITIALIZERS and not self.host._call_frames else None
+        if key is None:
+            return self.executor(s).known(n)
+        if key in memo:
+            return memo[key]
+        v = memo[key] = self.executor(s).known(n)
+        return v
 
     def effect(self, n: Node, s: _State) -> _State:
         """An expression statement: an assignment to a local is run, anything else only
@@ -931,15 +1108,14 @@ class _Flow:
             return self.clobber(n, s)
         k = key_of(t.referenced)
         it = node_int_type(t)
-        ex = self.executor(s)
         v: int | None = None
         if it is not None:
             if n.kind == N.BINARY and len(kids) == 2:
-                v = ex.known(kids[1])
+                v = self.value(kids[1], s)
             elif n.kind == N.COMPOUND_ASSIGN:
-                v = ex.known(n)
+                v = self.value(n, s)
             elif n.kind == N.UNARY:
-                cur = ex.known(t)
+                cur = self.value(t, s)
                 uo = unary_operator_kind(n.cursor)
                 if cur is not None:
                     v = binary_value("+" if uo in (UO_POST_INC, UO_PRE_INC) else "-",
@@ -1056,7 +1232,26 @@ class _Flow:
         escaped = self.escapes(n)
         if not written and not escaped:
             return s
-        return self._forget(_State(s.vals, s.escaped | escaped), written)
+        after = self._forget(_State(s.vals, s.escaped | escaped), written)
+        if escaped - s.escaped:
+            after = self._warp_size_queries(n, s, after)
+        return after
+
+    def _warp_size_queries(self, n: Node, before: _State, after: _State) -> _State:
+        """``after`` with the locals ``n`` sets through ``cudaDeviceGetAttribute(&v,
+        cudaDevAttrWarpSize, dev)`` known to be 32 (``launch_sets.warp_size_queries``),
+        where that call is all ``n`` does with them: their address goes nowhere else."""
+        for ref in warp_size_queries(n):
+            k = key_of(ref.referenced)
+            t = node_int_type(ref)
+            if k in before.escaped or k not in self.fn.vars or k in self.extra or t is None \
+                    or sum(1 for x in _walk(n) if x.kind == N.DECL_REF
+                           and x.referenced is not None and key_of(x.referenced) == k) != 1:
+                continue
+            vals = dict(after.vals)
+            vals[k] = Const(WARP_SIZE, t)
+            after = _State(vals, after.escaped - {k})
+        return after
 
     @staticmethod
     def _forget(s: _State, keys: set[int]) -> _State:
@@ -1270,15 +1465,29 @@ class HostLaunches:
         self._written_cache: dict[int, set[int]] = {}
         self._escapes_cache: dict[int, frozenset[int]] = {}
         self._refs_cache: dict[int, set[int]] = {}
-        #: Host functions being run for their value, and the values found (by function
-        #: and arguments); see ``call_value``.
-        self._calling: set[int] = set()
-        self._call_values: dict[tuple[object, ...], int | None] = {}
+        #: Host functions being run for their value (``_call_name``), their runs, and the
+        #: values found (by function and arguments, each with the stacks it holds for);
+        #: see ``call_value``.
+        self._calling: set[object] = set()
+        self._call_frames: list[_CallFrame] = []
+        self._call_values: dict[tuple[object, ...], list[CallValue]] = {}
+        #: Call values kept across versions of a document (set by the language server's
+        #: walker), and how many calls ran and how many it answered (tests, benchmarks).
+        self.keeper: CallKeeper | None = None
+        self.calls_done = 0
+        self.calls_kept = 0
+        #: Free functions whose body the executor's ``return EXPR;`` inlining cannot
+        #: follow, whatever the arguments (``_HostExecutor.returned_value``).
+        self.not_inlined: set[int] = set()
         #: ``flow`` results by function, site, template arguments, loop values and the
         #: context values the statements outside the site can read (``_flow_key``), and
         #: those variables by (function, site).
         self._flows: dict[tuple[object, ...], list[dict[int, Const | None]]] = {}
         self._outside: dict[tuple[int, int], frozenset[int]] = {}
+        #: ``_Flow.init_value``'s values by ``_init_key``, and what an initializer can
+        #: read (``_init_reads``) by its id, with the node kept alive.
+        self._init_values: dict[tuple[object, ...], int | None] = {}
+        self._init_read: dict[int, tuple[Node, frozenset[int], frozenset[str]]] = {}
         #: The states after each statement of a block, run from its start (``_Flow._prefix``).
         self._traces: dict[tuple[object, ...], list[list[_State]]] = {}
         self._jumps: dict[tuple[int, tuple[int, ...]], bool] = {}
@@ -1434,9 +1643,15 @@ class HostLaunches:
             return root
         self._in_progress.add(k)
         out: dict[tuple[object, ...], _Context] = {}
+        # (caller context, site, flowed values, lambda parameters known): worked out
+        # already, so that its context is in ``out`` or dropped by the cap; the caller
+        # contexts kept alive with them (their id is part of the key)
+        asked: set[tuple[object, ...]] = set()
+        alive: list[_Context] = []
         try:
             for caller, call in self._callers.get(k, ()):
                 for cctx in self.contexts(caller):
+                    alive.append(cctx)
                     for extra in self.loop_assignments(caller, call, cctx):
                         if len(out) >= MAX_CONTEXTS and SKIP_PAST_CAP:
                             # none is kept past the cap: the flows and contexts it would
@@ -1446,6 +1661,12 @@ class HostLaunches:
                         for flowed in self.flow(caller, call, cctx, extra):
                             if len(out) >= MAX_CONTEXTS and SKIP_PAST_CAP:
                                 break
+                            if DEDUPE_CALLEE_CONTEXTS:
+                                inputs = (id(cctx), id(call), frozenset(flowed.items()),
+                                          len(self._lambda_params))
+                                if inputs in asked:
+                                    continue
+                                asked.add(inputs)
                             ex = _HostExecutor(self, caller, cctx, flowed)
                             ex.site = call
                             ctx = self._callee_context(ex, call, fn)
@@ -1671,13 +1892,46 @@ class HostLaunches:
     def call_value(self, fn: Function, values: dict[int, Const]) -> int | None:
         """The value a call of host function ``fn`` returns with its integer parameters
         bound to ``values``: its statements run in order (see ``_Flow``), every path
-        must reach a ``return`` of one and the same constant."""
-        if fn.body is None or len(self._calling) >= MAX_CALL_DEPTH or id(fn) in self._calling:
+        must reach a ``return`` of one and the same constant.
+
+        A call nested deeper than ``MAX_CALL_DEPTH``, or of a function already running,
+        has no value; so a value found is kept with the stacks it holds for
+        (``CallValue``), and a call elsewhere (at the top, after it was first asked for
+        nested at the limit) runs again where it may differ. The language server's
+        walker keeps them across versions (``keeper``), by what the function may read."""
+        if fn.body is None or _keeps_state(fn):
             return None
+        name = self._call_name(fn)
+        frame = self._call_frames[-1] if self._call_frames else None
+        depth = len(self._call_frames)
+        if frame is not None:
+            frame.asked.add(name)
+        if depth >= MAX_CALL_DEPTH:
+            if frame is not None:
+                frame.cut = True
+            return None
+        if name in self._calling:
+            return None  # recursion (``stacked`` of the runs around it)
         key = (id(fn), tuple(sorted((k, c.value) for k, c in values.items())))
-        if key in self._call_values:
-            return self._call_values[key]
-        self._calling.add(id(fn))
+        hit = next((e for e in self._call_values.get(key, ()) if e.valid(self._calling, depth)),
+                   None)
+        kept_key = self._kept_call_key(fn, values) if hit is None else None
+        if kept_key is not None and self.keeper is not None:
+            named = self.keeper.named
+            hit = next((e for e in self.keeper.kept.get(kept_key, ())
+                        if e.valid(self._calling, depth) and all(map(named, e.asked))), None)
+            if hit is not None:
+                self.calls_kept += 1
+                self._call_values.setdefault(key, []).append(hit)
+        if hit is not None:
+            if frame is not None:
+                frame.absorb(hit)
+            return hit.value
+        own = _CallFrame({name})
+        self._call_frames.append(own)
+        self._calling.add(name)
+        self.calls_done += 1
+        notes = len(self.w.notes)
         result: int | None = None
         try:
             returns: list[int | None] = []
@@ -1688,10 +1942,45 @@ class HostLaunches:
                 result = returns[0]
         except RecursionError:
             result = None
+            own.volatile = True
         finally:
-            self._calling.discard(id(fn))
-        self._call_values[key] = result
+            self._call_frames.pop()
+            self._calling.discard(name)
+        got = CallValue(result, frozenset(own.asked), frozenset(own.asked & self._calling),
+                        depth if own.cut else None, own.height)
+        if frame is not None:
+            frame.absorb(got)
+            frame.volatile = frame.volatile or own.volatile
+        if not own.volatile:
+            self._call_values.setdefault(key, []).append(got)
+            if kept_key is not None and self.keeper is not None \
+                    and len(self.w.notes) == notes \
+                    and not any(isinstance(n, int) for n in got.asked):
+                self.keeper.kept.setdefault(kept_key, []).append(got)
         return result
+
+    def _call_name(self, fn: Function) -> object:
+        """``fn`` as ``CallValue`` names it: as the ``keeper`` does, where it names it
+        (across versions), else by ``id`` (an int: such a value is not kept)."""
+        if self.keeper is not None:
+            name = self.keeper.name(fn)
+            if name is not None and not isinstance(name, int):
+                return name
+        return id(fn)
+
+    def _kept_call_key(self, fn: Function, values: dict[int, Const]
+                       ) -> tuple[str, tuple[tuple[int, int], ...]] | None:
+        """The key of a call of ``fn`` with ``values`` in ``keeper.kept``: what ``fn`` may
+        read (``CallKeeper.key``) and the arguments by parameter position."""
+        if self.keeper is None:
+            return None
+        digest = self.keeper.key(fn)
+        if digest is None:
+            return None
+        where = {key_of(p.cursor): i for i, p in enumerate(Executor.params(fn))}
+        if not where.keys() >= values.keys():
+            return None
+        return digest, tuple(sorted((where[k], c.value) for k, c in values.items()))
 
     def flow(self, fn: Function, site: Node, ctx: _Context, extra: dict[int, Const]
              ) -> list[dict[int, Const | None]]:
@@ -1791,6 +2080,61 @@ class HostLaunches:
             hit = frozenset(out)
             self._outside[k] = hit
         return hit
+
+    def _init_reads(self, fn: Function, init: Node) -> tuple[frozenset[int], frozenset[str]]:
+        """What evaluating ``init`` in ``fn`` can read: the keys of the variables
+        (``_refs``, through the initializers and writes of locals, with the ``dim3``
+        members ``_Flow`` follows) and every name it, those initializers and writes and
+        the declarations of the variables they name spell (a template argument's name, in
+        an expression or a type: ``float buf[D]; int n = sizeof(buf);``)."""
+        hit = self._init_read.get(id(init))
+        if hit is not None:
+            return hit[1], hit[2]
+        keys = self._refs(fn, init)
+        names: set[str] = set()
+        declared: set[int] = set()
+        for n in [init] + [x for k in keys if (var := fn.vars.get(k)) is not None
+                           for x in ([var.init] if var.init is not None else []) + var.writes]:
+            names.update(_IDENT.findall(self.w.slice(n.extent)))
+            for x in _walk(n):
+                if x.kind != N.DECL_REF:
+                    continue
+                names.add(x.spelling)
+                ref = x.referenced
+                if ref is not None and key_of(ref) not in declared:
+                    declared.add(key_of(ref))
+                    names.update(_IDENT.findall(self.w.slice(ref.extent)))
+        got = (frozenset(_with_members(keys)), frozenset(names))
+        self._init_read[id(init)] = (init, *got)
+        return got
+
+    def _init_key(self, flow: _Flow, init: Node, s: _State) -> tuple[object, ...] | None:
+        """What ``flow.executor(s).known(init)`` depends on: the initializer, the values
+        the path and the context give the variables it can read, the template arguments
+        whose names it spells (the other arguments of the context do not change it: ggml's
+        ``launch_fattn`` reads ``K->nb[1]`` alike for each of its 64 contexts), the
+        context's other template bindings, and the generic lambdas' parameters known.
+        None: not kept (a class bound to a template parameter)."""
+        ctx, env = flow.ctx, flow.ctx.env
+        if env.classes:
+            return None
+        keys, names = self._init_reads(flow.fn, init)
+        flowed = {**flow.extra, **s.overrides()}
+        return (
+            id(flow.fn), id(init),
+            tuple(sorted((k, v) for k, v in flowed.items() if k in keys)),
+            tuple(sorted((k, v) for k, v in ctx.values.items() if k in keys)),
+            tuple(sorted((k, v) for k, v in ctx.dims.items() if k in keys)),
+            tuple(sorted((k, tuple((id(f), e.label if e is not None else None) for f, e in v))
+                         for k, v in ctx.kernels.items() if k in keys)),
+            tuple(sorted((k, v) for k, v in ctx.fields.items() if k[0] in keys)),
+            tuple(sorted((k, v) for k, v in ctx.dim_sets.items() if k in keys)),
+            env.label is None,
+            tuple(sorted((n, v) for n, v in env.values.items() if n in names)),
+            tuple(sorted(env.types.items())), tuple(sorted(env.params.items())),
+            tuple(sorted(env.functions.items())),
+            len(self._lambda_params),
+        )
 
     def _refs(self, fn: Function, n: Node) -> set[int]:
         """Keys of the variables ``n`` reads, through the initializers and writes of locals."""
@@ -2255,7 +2599,7 @@ class HostLaunches:
                         label = env.label
                     else:
                         label = None
-                cap = self._cap(kernel)
+                cap = self._cap(kernel, env)
                 shapes = expand_shape(dims, cap) if dims is not None else []
                 params = self._parameter_values(ex, call, kernel)
                 bounded = self._bounded(ex, args, dims, cap, span, sets)
@@ -2394,7 +2738,7 @@ class HostLaunches:
             self.launches[i] = replace(self.launches[i], instantiation=label)
         return list(envs.values()), symbolic
 
-    def _cap(self, kernel: Function) -> int:
+    def _cap(self, kernel: Function, env: Env | None = None) -> int:
         hit = self._max_threads.get(kernel.name)
         if hit is None:
             try:
@@ -2402,7 +2746,25 @@ class HostLaunches:
             except Exception:  # an attribute the walker cannot read: the hardware limit
                 hit = MAX_THREADS
             self._max_threads[kernel.name] = hit
-        return hit
+        if hit < MAX_THREADS or env is None or not env.values or env.label is None:
+            return hit
+        # ``__launch_bounds__(N)`` of a kernel template: N in this instantiation
+        key = f"{kernel.name}<{env.label}>"
+        got = self._max_threads.get(key)
+        if got is None:
+            got = MAX_THREADS
+            for ch in kernel.node.children:
+                if ch.kind != N.UNEXPOSED_ATTR:
+                    continue
+                m = re.match(r"\s*(?:__launch_bounds__|launch_bounds)\s*\((.*)\)\s*$",
+                             self.w.slice(ch.extent), re.S)
+                args = split_top_level(m.group(1)) if m else []
+                v = cexpr.evaluate(args[0], {**self.w.named_consts(), **env.values},
+                                   self.w.macro_types) if args else None
+                if v is not None and 0 < v < MAX_THREADS:
+                    got = v
+            self._max_threads[key] = got
+        return got
 
     def kernels_of(self, ex: _HostExecutor, call: Node) -> list[tuple[Function, Env | None]]:
         """The kernels a launch may start, each with its template arguments if known."""

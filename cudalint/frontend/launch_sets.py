@@ -14,7 +14,11 @@ The values of an integer expression are worked out as ``Vals``: a finite set, or
 family that only a bound makes finite (the multiples of ``m``; ``start`` times the powers
 of ``ratio``). Nothing is guessed: a value the code does not bound (a parameter no call
 site gives, a device property, a command-line argument) is ``ANY``, and a launch
-dimension that is ``ANY`` keeps the launch's shape unknown (the assumed shape).
+dimension that is ``ANY`` keeps the launch's shape unknown (the assumed shape). The one
+device property with a value is the warp size, 32 on every NVIDIA GPU
+(``device_warp_size``, ``warp_size_queries``). A local assigned again in the block that
+declares it (``int bs = n * 32; bs = std::min(bs, 256);``) has the last assignment's
+values where it is read after it (``SetEval._straight``).
 
 ``exact`` says whether every value of a set is one the code computes for some value of
 its run-time inputs; where the set was widened to stay sound (a doubling that is not the
@@ -28,12 +32,14 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cudalint.frontend import types as ty
-from cudalint.frontend.consteval import binary_value, wrap
+from cudalint.frontend.consteval import UO_ADDR_OF, binary_value, unary_operator_kind, wrap
 from cudalint.frontend.cursors import Env, Function, K, N, arguments, key_of, node_int_type, strip
 from cudalint.frontend.execute import Executor
 from cudalint.frontend.tree import Node
@@ -135,6 +141,8 @@ class SetEval:
         #: lim = 64;``: ``lim`` in the loop is not the 64 it holds at the launch.
         self.site: set[int] = set()
         self._unstable: tuple[set[int], set[int]] | None = None
+        #: Locals bound to the values they hold before an assignment (``_straight``).
+        self._bound: dict[int, Vals] = {}
 
     def _known(self, c: Node) -> int | None:
         if id(c) not in self.site and not self._stable(c):
@@ -300,6 +308,9 @@ class SetEval:
         if ref is None or fn is None or ref.kind not in (K.VAR_DECL, K.PARM_DECL):
             return ANY
         k = key_of(ref)
+        bound = self._bound.get(k)
+        if bound is not None:
+            return bound  # the value before the assignment ``_straight`` evaluates
         var = fn.vars.get(k)
         if var is None or var.is_param or k in self._visiting or fn.body is None \
                 or _in_lambda(fn.body, k):
@@ -313,6 +324,9 @@ class SetEval:
                 return self.of(var.init) if var.init is not None else ANY
             if var.init is None:
                 return ANY
+            straight = self._straight(k, var.init, writes, c)
+            if straight is not None:
+                return straight
             return self._doubled(k, var.init, writes)
         finally:
             self._visiting.discard(k)
@@ -427,6 +441,68 @@ class SetEval:
                        _HostExecutor(self.host, target, _Context(Env(), values), {}),
                        self.depth + 1)
 
+    def _straight(self, k: int, init: Node, writes: list[Node], read: Node) -> Vals | None:
+        """A local assigned only by statements of the block that declares it, all before
+        the statement holding ``read`` (ggml's ``int block_size = num_warps * warp_size;
+        block_size = std::min(block_size, 256); dim3 block_dims(block_size, 1, 1);``):
+        the last assignment's values, each right-hand side reading the values before it.
+        None where a write is anything else (in a loop, under a condition, a compound
+        assignment) or ``read`` is not in a later statement of that block."""
+        fn = self.ex.fn
+        if fn is None:
+            return None
+        parents = self.host._parent_map(fn)
+
+        def statement(n: Node) -> tuple[Node, int] | None:
+            """The block ``n`` is in, and the index there of the statement holding it."""
+            child, up = n, parents.get(id(n))
+            while up is not None and up.kind != N.COMPOUND_STMT:
+                if not (up.is_expr or up.kind in (N.VAR_DECL, N.DECL_STMT)):
+                    return None  # under a statement (a loop, an ``if``)
+                child, up = up, parents.get(id(up))
+            if up is None:
+                return None
+            return up, next(i for i, ch in enumerate(up.children) if ch is child)
+
+        decl = statement(init)
+        if decl is None:
+            return None
+        block, at = decl
+        order: list[tuple[int, Node]] = []
+        for w in writes:
+            kids = w.children
+            top = w  # under ``ExprWithCleanups`` (``std::min(n, 256)`` binds a temporary)
+            while parents.get(id(top)) is not None and parents[id(top)].kind == N.UNEXPOSED:
+                top = parents[id(top)]
+            if parents.get(id(top)) is not block or w.kind != N.BINARY or w.spelling != "=" \
+                    or len(kids) != 2:
+                return None  # not an assignment statement of the block
+            i = next(j for j, ch in enumerate(block.children) if ch is top)
+            if i <= at:
+                return None
+            order.append((i, kids[1]))
+        up: Node | None = read
+        while up is not None and parents.get(id(up)) is not block:
+            up = parents.get(id(up))
+        if up is None:
+            return None
+        here = next(i for i, ch in enumerate(block.children) if ch is up)
+        order.sort(key=lambda x: x[0])
+        if len({i for i, _ in order}) != len(order) or order[-1][0] >= here:
+            return None
+        cur = self.of(init)
+        saved = self._bound.get(k)
+        try:
+            for _, rhs in order:
+                self._bound[k] = cur
+                cur = self.of(rhs)
+        finally:
+            if saved is None:
+                self._bound.pop(k, None)
+            else:
+                self._bound[k] = saved
+        return cur
+
     # --- a local written in a loop ------------------------------------------------------
 
     def _writes(self, k: int) -> list[Node]:
@@ -461,6 +537,7 @@ class SetEval:
         bounded = True
         exact = True
         loops: dict[int, int] = {}
+        cut: tuple[int, bool] | None = None
         for w in writes:
             r = self._ratio(w, k)
             if r is None or r < 2 or (ratio and r != ratio):
@@ -485,6 +562,14 @@ class SetEval:
                 v *= r
             hi = max(hi, v)
             exact = exact and others  # ``while (n < 256)`` alone runs to 256 every time
+            if self.site and any(id(x) in self.site for x in _walk_fn(loop)):
+                # the launch in the loop: ``for (t = 32; t < 1024 && t < n; t *= 2)
+                # k<<<1, t>>>()`` never launches 1024; where the test may not have seen
+                # the value (a write before the launch in the body), a superset
+                if len(writes) == 1 and _tested_at_use(self.ex, loop, w, self.site):
+                    cut = (c, strict)
+                else:
+                    exact = False
         if any(count > 1 for count in loops.values()):
             bounded = exact = False  # two doublings per test: past the bound
         if not bounded:
@@ -492,7 +577,8 @@ class SetEval:
         vals = []
         v = start
         while v <= max(hi, start):
-            vals.append(v)
+            if cut is None or (v < cut[0] if cut[1] else v <= cut[0]):
+                vals.append(v)
             v *= ratio
         return _finite(vals, exact)
 
@@ -747,9 +833,23 @@ def _narrow(v: Vals, t: IntType | None) -> Vals:
             return v
         return _finite((wrap(x, t) for x in v.values), v.exact, v.low)
     if v.mult >= 1:
-        return v if (1 << t.bits) % v.mult == 0 else ANY
+        if (1 << t.bits) % v.mult != 0:
+            return ANY
+        if t.bits <= 8:  # ``uint8_t b = n * 32``: 0, 32, ..., 224, not up to 1024
+            return _finite((wrap(x, t) for x in range(0, 1 << t.bits, v.mult)), v.exact,
+                           v.low)
+        return v
     pow2 = v.start & (v.start - 1) == 0 and v.ratio & (v.ratio - 1) == 0
-    return v if pow2 else ANY  # a power of two times powers of two wraps to 0 or stays
+    if not pow2:
+        return ANY
+    if t.bits <= 8 and v.ratio >= 2:  # ``(uint8_t)(32 << k)``: 32, 64, 128, then 0
+        out = [0]
+        x = v.start
+        while x < 1 << t.bits:
+            out.append(wrap(x, t))
+            x *= v.ratio
+        return _finite(out, v.exact, v.low)
+    return v  # a power of two times powers of two wraps to 0 or stays
 
 
 def _single(v: Vals) -> int | None:
@@ -867,6 +967,24 @@ def _conjuncts(n: Node) -> list[Node]:
     return [n]
 
 
+def _tested_at_use(ex: _HostExecutor, loop: Node, w: Node, site: set[int]) -> bool:
+    """Whether the value the launch ``site`` in ``loop``'s body reads has passed the
+    loop's test in the iteration it runs in, ``w`` being the variable's one write: ``w``
+    is a ``for``'s increment, or comes after the launch in a ``while``'s body."""
+    if loop.kind == N.FOR:
+        parts = ex.for_parts(loop)
+        return parts is not None and parts[2] is not None \
+            and any(x is w for x in _walk_fn(parts[2]))
+    if loop.kind != N.WHILE:
+        return False
+    uses = [x for x in _walk_fn(loop) if id(x) in site]
+    try:
+        first_write = int(w.extent.start.offset)
+        return bool(uses) and all(int(u.extent.end.offset) <= first_write for u in uses)
+    except Exception:  # no extent: not decided
+        return False
+
+
 def _enclosing_loop(n: Node, parents: dict[int, Node]) -> Node | None:
     cur = parents.get(id(n))
     while cur is not None:
@@ -963,3 +1081,225 @@ def _show(values: list[int]) -> str:
 
 def where_text(file: str, line: int) -> str:
     return f"{os.path.basename(file)}:{line}"
+
+
+# --- the warp size ----------------------------------------------------------------------
+
+#: The warp size of every NVIDIA GPU, what ``cudaDeviceProp::warpSize`` and
+#: ``cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, dev)`` give at run time. cudalint
+#: models NVIDIA's shared memory only (an AMD wavefront of 64 is a HIP build, not CUDA).
+WARP_SIZE = 32
+#: Files a folder may hold for ``warp_size_field`` to read them all.
+MAX_FIELD_SCAN_FILES = 400
+_SCANNED = (".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".cxx", ".inl")
+_texts: dict[str, tuple[tuple[int, int], str]] = {}
+_fields: dict[tuple[str, str, str], tuple[tuple[tuple[int, int], ...], bool]] = {}
+#: The folder's files are looked at again (their sizes and times) after this many seconds
+#: (an editor's session changes them; one file's analysis asks many times).
+RECHECK_S = 1.0
+_recent: dict[tuple[str, str, str], tuple[float, bool]] = {}
+
+
+def device_warp_size(c: Node) -> int | None:
+    """32 for a host read of the device's warp size: ``prop.warpSize`` (``p->warpSize``)
+    of a ``cudaDeviceProp``, and an integer member every assignment of which in the folder
+    that declares its struct stores one (``warp_size_field``: ggml's
+    ``ggml_cuda_info().devices[id].warp_size``, filled from ``prop.warpSize``). None for
+    anything else."""
+    if c.kind != N.MEMBER_REF or "warp" not in c.spelling.lower():
+        return None  # the folder is read for members named for the warp size only
+    ref = c.referenced
+    if ref is None or ref.kind != K.FIELD_DECL or node_int_type(c) is None:
+        return None
+    parent = ref.semantic_parent
+    if c.spelling == "warpSize" and parent is not None and parent.spelling == "cudaDeviceProp":
+        try:
+            at = c.cursor.location.file
+            where = os.path.abspath(str(at.name)) if at is not None else None
+        except Exception:  # a cursor libclang cannot place
+            where = None
+        # ``prop.warpSize = 64;`` (or its address taken) in the program: not the device's
+        return None if where is None or _prop_warp_size_written(where) else WARP_SIZE
+    try:
+        loc = ref.location
+        if loc.file is None or loc.is_in_system_header or parent is None:
+            return None
+        path = os.path.abspath(str(loc.file.name))
+    except Exception:  # a cursor libclang cannot place
+        return None
+    return WARP_SIZE if warp_size_field(path, str(parent.spelling), str(c.spelling)) else None
+
+
+_PROP_WRITE = re.compile(r"(?:\.|->)\s*warpSize\s*(?:<<|>>|[-+*/%&|^])?=(?!=)"
+                         r"|&\s*[\w\[\]().>-]*(?:\.|->)\s*warpSize\b"
+                         r"|&\s*\w+\s*=\s*[^;]*(?:\.|->)\s*warpSize\b")
+
+
+def _prop_warp_size_written(path: str) -> bool:
+    """Whether the file ``path`` (where a ``cudaDeviceProp``'s ``warpSize`` is read)
+    writes a ``warpSize`` member, or takes its address or a reference to it (read as
+    text): then the ``warpSize`` read may hold what the program put there. Only that
+    file: a ``cudaDeviceProp`` is a local of the function that fills it."""
+    return _PROP_WRITE.search(_file_text(path, _stamp(path))) is not None
+
+
+def warp_size_field(path: str, record: str, name: str) -> bool:
+    """Whether member ``name`` of struct ``record`` (declared in ``path``) holds the warp
+    size wherever it is read: the folder of ``path`` (one program per folder, as
+    ``cudalint.linking`` assumes) assigns it at least once, each time ``= X.warpSize``,
+    ``= X->warpSize`` or ``= 32``, with no compound assignment, and initializes no
+    ``record`` with a non-empty brace list (``record r = {...}``: positional values).
+    Read as text, every file of the folder, so that the assignment in another translation
+    unit (ggml's ``ggml-cuda.cu``) counts; a member of that name in another struct of the
+    folder only adds assignments to check."""
+    folder = os.path.dirname(path)
+    key = (folder, record, name)
+    now = time.monotonic()
+    recent = _recent.get(key)
+    if recent is not None and now - recent[0] < RECHECK_S:
+        return recent[1]  # a launch evaluation asks many times: the folder read once
+    try:
+        names = sorted(f for f in os.listdir(folder) if f.endswith(_SCANNED))
+    except OSError:
+        return False
+    if not names or len(names) > MAX_FIELD_SCAN_FILES:
+        return False
+    files = [os.path.join(folder, f) for f in names]
+    stamps = tuple(_stamp(f) for f in files)
+    hit = _fields.get(key)
+    if hit is not None and hit[0] == stamps:
+        ok = hit[1]
+    else:
+        ok = _assigns_warp_size(
+            [_file_text(f, st) for f, st in zip(files, stamps, strict=True)], record, name)
+        _fields[key] = (stamps, ok)
+    _recent[key] = (now, ok)
+    return ok
+
+
+def _assigns_warp_size(texts: list[str], record: str, name: str) -> bool:
+    """Whether every way the folder's ``texts`` give member ``name`` a value stores the
+    warp size (see ``warp_size_field``), read as text and refused wherever in doubt: an
+    assignment ``.name = V`` / ``->name = V``, a default member initializer or a local
+    of that name (``name = V``), a constructor's ``: name(V)``, with ``V`` 32, a read of
+    a ``cudaDeviceProp``'s ``warpSize`` or of another ``name``; no compound assignment,
+    no address or reference taken (``&r.name``, ``int &w = r.name``), no positional
+    brace list of ``record`` or of an element of an array of it."""
+    esc = re.escape(name)
+    write = re.compile(rf"(?:\.|->)\s*{esc}\s*(<<|>>|[-+*/%&|^])?=(?!=)\s*([^;,)]*)")
+    default = re.compile(rf"\b{esc}\s*(?:=(?!=)\s*([^;,]*)|\{{\s*([^}}]*)\}})")
+    definition = re.compile(rf"\b(?:struct|class)\s+{re.escape(record)}\b[^;{{]*\{{")
+    init = re.compile(rf"[:,]\s*{esc}\s*[({{]\s*([^)}}]*)[)}}]")
+    addressed = re.compile(rf"&\s*[\w\[\]().>-]*(?:\.|->)\s*{esc}\b"
+                           rf"|&\s*\w+\s*=\s*[^;]*\b{esc}\b")
+    typed = re.compile(rf"\b{re.escape(record)}\b([^;{{}}()]*)\{{\s*([^}}\s])?")
+    arrays = re.compile(rf"\b{re.escape(record)}\b\s*[&*]?\s*\w+\s*\[")
+    element_list = re.compile(r"\w\s*\[[^\]]*\]\s*=\s*\{\s*[^}\s]")
+    props: set[str] = set()
+    for text in texts:
+        props.update(m.group(1) for m in re.finditer(
+            r"\bcudaDeviceProp\s*[&*]?\s*(\w+)", text))
+
+    def stores_warp_size(value: str) -> bool:
+        value = value.strip()
+        if value == str(WARP_SIZE):
+            return True
+        m = re.fullmatch(r"([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*(?:\.|->)\s*warpSize", value)
+        if m is not None:
+            return m.group(1) in props
+        return re.fullmatch(rf"[\w\[\]().>\s-]*(?:\.|->)\s*{esc}", value) is not None
+
+    ok = False
+    has_array = any(arrays.search(text) for text in texts)
+    for text in texts:
+        if addressed.search(text):
+            return False
+        if has_array and element_list.search(text):
+            return False  # ``tab[1] = {64, 0}``: an element of an array of ``record``
+        for m in write.finditer(text):
+            if m.group(1) is not None or not stores_warp_size(m.group(2)):
+                return False
+            ok = True
+        for d in definition.finditer(text):
+            depth, i = 1, d.end()
+            while i < len(text) and depth:
+                depth += {"{": 1, "}": -1}.get(text[i], 0)
+                i += 1
+            for m in default.finditer(text, d.end(), i):
+                value = m.group(1) if m.group(1) is not None else m.group(2)
+                if not stores_warp_size(value or ""):
+                    return False  # ``int warp_size = 64;`` in the struct: a default
+        for m in init.finditer(text):
+            if not stores_warp_size(m.group(1)):
+                return False
+        for m in typed.finditer(text):
+            before = text[max(0, m.start() - 16):m.start()]
+            declared = re.search(r"\b(struct|class|union)\s+$", before)
+            if declared is None and m.group(2) is not None:
+                return False  # ``record r = {a, b}``, ``record{...}``: positional values
+    return ok
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _file_text(path: str, stamp: tuple[int, int]) -> str:
+    hit = _texts.get(path)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        text = ""
+    _texts[path] = (stamp, text)
+    return text
+
+
+#: Attribute queries that write the warp size through their first argument, with the
+#: attribute naming it (the runtime's and the driver's).
+_WARP_ATTRIBUTES = {"cudaDeviceGetAttribute": "cudaDevAttrWarpSize",
+                    "cuDeviceGetAttribute": "CU_DEVICE_ATTRIBUTE_WARP_SIZE"}
+
+
+def warp_size_queries(n: Node) -> list[Node]:
+    """The integer variables (their references) that ``n`` sets to the warp size each time
+    it runs: ``cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, dev)`` (the driver's
+    ``cuDeviceGetAttribute`` with ``CU_DEVICE_ATTRIBUTE_WARP_SIZE``), as a statement, an
+    initializer or an argument (``checkCudaErrors(...)``), or first in the body of a
+    ``do { ... } while (0)`` (``CUDA_CHECK(...)``); not under ``?:``, ``&&``, ``||`` or a
+    statement that may skip it."""
+    out: list[Node] = []
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        if x.kind == N.CALL and x.spelling in _WARP_ATTRIBUTES:
+            args = arguments(x)
+            if len(args) == 3:
+                var, attr = strip(args[0]), strip(args[1])
+                if var.kind == N.UNARY and var.children and attr.kind == N.DECL_REF \
+                        and attr.spelling == _WARP_ATTRIBUTES[x.spelling] \
+                        and unary_operator_kind(var.cursor) == UO_ADDR_OF:
+                    target = strip(var.children[0])
+                    ref = target.referenced
+                    if target.kind == N.DECL_REF and ref is not None \
+                            and ref.kind == K.VAR_DECL and node_int_type(target) is not None:
+                        out.append(target)
+        if x.kind == N.CONDITIONAL or (x.kind == N.BINARY and x.spelling in ("&&", "||")):
+            stack.extend(x.children[:1])  # only the condition, the first operand, surely runs
+        elif x.kind == N.DO and x.children:
+            stack.append(x.children[0])  # ``do { ... } while (0)``: the body runs once
+        elif x.kind == N.COMPOUND_STMT:
+            for st in x.children:  # the statements before the first that may jump or skip
+                if st.kind != N.DECL_STMT and not st.is_expr:
+                    break
+                stack.append(st)
+        elif (x is n and x.kind == N.RETURN) or x.is_expr \
+                or x.kind in (N.VAR_DECL, N.DECL_STMT):
+            stack.extend(x.children)  # not into a loop's or an ``if``'s body: it may not run
+    return out

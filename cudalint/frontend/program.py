@@ -124,6 +124,10 @@ class Program(Protocol):
         """The size in bytes of the type named ``text``, if the unit defines it."""
         ...
 
+    def type_align(self, text: str) -> int | None:
+        """The alignment in bytes of the type named ``text``, if the unit defines it."""
+        ...
+
     def member_type(self, spelled: str) -> ci.Type | None:
         """``typename vec4<float>::Type``: that member type of a specialization."""
         ...

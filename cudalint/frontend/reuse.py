@@ -55,7 +55,13 @@ parameter holds, ``dim3`` members of struct parameters and whether they are limi
 (``Walker._contexts_signature``). Only the callers (by text) of the functions whose
 contexts are computed have their calls followed (``HostLaunches.find_calls``), in the
 functions' order as from scratch. A walk whose evaluation added notes or arrays keeps
-none (their repeats are dropped, so each depends on the others).
+none (their repeats are dropped, so each depends on the others). The values host calls
+return (``HostLaunches.call_value``: helper_cuda's ``findCudaDevice``, run for its
+value by every flow of ``main``) are kept too (``WalkReuse.calls``), by a digest of the
+context, the function's name and declaration and the bodies of the main file's host
+functions it may call for a value (``walker._CallKeeper``), and the arguments; each
+with the stacks it holds for (``host.CallValue``: a call nested past the depth limit or
+recursive has no value). A value whose run added a note is not kept.
 
 The stored results are plain IR (frozen dataclasses, no libclang cursor: the unit they
 came from is gone after a reparse). A walk that reuses builds a function's body and scans
@@ -74,11 +80,12 @@ import re
 from dataclasses import dataclass
 
 from cudalint.frontend.cursors import Env
+from cudalint.frontend.host import CallValue
 from cudalint.ir import Access, Launch, Note, SharedArray, Span
 
 __all__ = [
-    "CONTEXTS_KEPT", "HISTORY", "FunctionRun", "HostRun", "LineMap", "StableId", "WalkReuse",
-    "line_map", "line_range",
+    "CALLS_KEPT", "CONTEXTS_KEPT", "HISTORY", "FunctionRun", "HostRun", "LineMap", "StableId",
+    "WalkReuse", "line_map", "line_range",
 ]
 
 #: A function across versions of a document: its name, and the file, line and column
@@ -90,6 +97,8 @@ StableId = tuple[str, str, int, int]
 #: (``WalkReuse.contexts``).
 HISTORY = 3
 CONTEXTS_KEPT = 256
+#: Host calls' values kept (``WalkReuse.calls``), keys.
+CALLS_KEPT = 512
 
 
 def env_signature(env: Env) -> tuple[object, ...]:
@@ -339,6 +348,14 @@ class WalkReuse:
         self.host_reused = 0
         #: host functions whose contexts were kept (``contexts``)
         self.contexts_reused = 0
+        #: Host calls' values (``HostLaunches.call_value``) by a digest of what the
+        #: function may read and the arguments (``walker._CallKeeper``), any version's
+        #: in this context: a statement added to ``main`` runs again none of the helpers
+        #: whose value it asks for (issue 15). At most ``CALLS_KEPT`` keys.
+        self.calls: dict[tuple[str, tuple[tuple[int, int], ...]], list[CallValue]] = {}
+        #: host calls run for their value, and answered from ``calls``
+        self.calls_done = 0
+        self.calls_reused = 0
 
     def begin(self, context: str, wide: str) -> bool:
         """A walk with this context starts: runs of another context are dropped.
@@ -346,7 +363,7 @@ class WalkReuse:
         same = context == self.context
         self.context, self.wide = context, wide
         if not same:
-            self.hosts, self.contexts, self.older_hosts = {}, {}, {}
+            self.hosts, self.contexts, self.older_hosts, self.calls = {}, {}, {}, {}
         self.runs = {sid: run for sid, run in self.runs.items()
                      if run.context in (context, wide)}
         older = {sid: tuple(r for r in runs if r.context in (context, wide))
@@ -427,7 +444,7 @@ class WalkReuse:
     def clear(self) -> None:
         self.context = self.wide = None
         self.hosts, self.runs, self.words, self.macros = {}, {}, {}, {}
-        self.contexts, self.older_hosts, self.older_runs = {}, {}, {}
+        self.contexts, self.older_hosts, self.older_runs, self.calls = {}, {}, {}, {}
         self.source = self.path = None
 
 

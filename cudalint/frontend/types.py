@@ -107,6 +107,17 @@ def is_floating_kind(k: int) -> bool:
 # --- one type: as spelled ------------------------------------------------------------------
 
 
+def may_take_several_initializers(t: ci.Type) -> bool:
+    """Whether a field of type ``t`` may take several values of a braced list (brace
+    elision): an array or a class, or a type clang leaves dependent or unexposed."""
+    return canonical_kind(t) in _ELIDABLE
+
+
+_ELIDABLE = frozenset(k.value for k in (
+    ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY, ci.TypeKind.RECORD,
+    ci.TypeKind.DEPENDENT, ci.TypeKind.UNEXPOSED))
+
+
 def kind_id(t: ci.Type) -> int:
     """The kind of ``t`` as spelled, as an int."""
     return int(t.kind.value)

@@ -63,10 +63,12 @@ from cudalint.frontend.execute import Executor, call_name, fn_key
 from cudalint.frontend.host import (
     CONFIG_FUNCTIONS,
     MAX_POINTER_INSTANTIATIONS,
+    CallValue,
     HostLaunches,
     _Context,
 )
 from cudalint.frontend.reuse import (
+    CALLS_KEPT,
     CONTEXTS_KEPT,
     FunctionRun,
     HostRun,
@@ -76,7 +78,7 @@ from cudalint.frontend.reuse import (
     line_range,
 )
 from cudalint.frontend.tree import Node, build, build_under, top_level
-from cudalint.frontend.types import template_int_argument, type_size
+from cudalint.frontend.types import alignment, template_int_argument, type_size
 from cudalint.ir import (
     Access,
     Const,
@@ -453,6 +455,43 @@ class _Words:
         return h.hexdigest()
 
 
+class _CallKeeper:
+    """``HostLaunches.keeper`` for a walk that keeps results (``WalkReuse.calls``): a
+    function is named by its ``StableId``; what a call of it may read is the context,
+    its declaration, and the bodies of the main file's host functions it may call for a
+    value (``_Words._value_closure``, as ``_Words.contexts_key`` reads a caller's), the
+    values of the local macros they name included. A header's function is in the
+    context with its text."""
+
+    def __init__(self, words: _Words, plan: _ReusePlan,
+                 kept: dict[tuple[str, tuple[tuple[int, int], ...]], list[CallValue]]) -> None:
+        self.words, self.plan, self.kept = words, plan, kept
+        self._keys: dict[int, str | None] = {}
+
+    def name(self, fn: Function) -> object | None:
+        return self.plan.sids.get(fn_key(fn))
+
+    def named(self, name: object) -> bool:
+        return name in self.plan.keys
+
+    def key(self, fn: Function) -> str | None:
+        k = fn_key(fn)
+        if k in self._keys:
+            return self._keys[k]
+        sid = self.plan.sids.get(k)
+        got: str | None = None
+        if sid is not None and self.words.w.functions_by_key.get(k) is fn:
+            h = hashlib.sha256(b"call:" + self.plan.context.encode())
+            h.update(repr(sid).encode("utf-8", "surrogatepass"))
+            ext = fn.node.extent  # its declaration up to its body
+            end = fn.body.extent.start if fn.body is not None else ext.end
+            h.update(self.words.w.bytes_at(ext.start)[int(ext.start.offset):int(end.offset)])
+            self.words._bodies(h, self.words._value_closure(fn), set(), self.plan)
+            got = h.hexdigest()
+        self._keys[k] = got
+        return got
+
+
 def _may_return(fn: Function) -> bool:
     """Whether a call of ``fn`` can have a value: all but a free function (or function
     template) declared to return ``void``."""
@@ -596,6 +635,7 @@ class Walker:
         self._named_consts: dict[str, int] | None = None
         self.macro_types: dict[str, IntType] = {}  # the C types of evaluated macros
         self._type_sizes: dict[str, int] | None = None
+        self._type_aligns: dict[str, int] | None = None
         #: ``member_type``'s answers, by spelling (each is a walk of the top level)
         self._member_types: dict[str, ci.Type | None] = {}
         self.arrays: dict[str, SharedArray] = {}
@@ -1079,6 +1119,7 @@ class Walker:
         calls followed (``HostLaunches.find_calls``)."""
         host = self.host
         words = plan.words if plan.words is not None else _Words(self, {})
+        host.keeper = _CallKeeper(words, plan, reuse.calls)
         keys: dict[int, str] = {}
         replay: dict[int, HostRun] = {}
         again: list[Function] = []
@@ -1203,6 +1244,10 @@ class Walker:
             reuse.contexts = contexts_kept
         else:
             reuse.hosts, reuse.older_hosts, reuse.contexts = {}, {}, {}
+        if len(reuse.calls) > CALLS_KEPT:  # the oldest keys go first
+            reuse.calls = dict(list(reuse.calls.items())[-CALLS_KEPT:])
+        reuse.calls_done += host.calls_done
+        reuse.calls_reused += host.calls_kept
         reuse.words, reuse.macros = words.kept(), words.macro_cache
 
     def _seed_contexts(self, fn: Function, sig: tuple[object, ...]) -> None:
@@ -1839,6 +1884,29 @@ class Walker:
         got = self._type_sizes.get(spelled)
         if got is None and "::" in spelled:
             got = self._member_type_size(spelled)
+        return got
+
+    def type_align(self, text: str) -> int | None:
+        """The alignment in bytes of the type named ``text`` (as :meth:`type_size`
+        finds it: a builtin, a class or typedef of the file, a member type of a class
+        template specialization)."""
+        spelled = " ".join(text.replace("const", " ").split())
+        if spelled in BUILTIN_TYPE_SIZES:
+            return BUILTIN_TYPE_SIZES[spelled]  # a scalar is aligned to its size
+        if self._type_aligns is None:
+            aligns: dict[str, int] = {}
+            for c in top_level(self.tu.cursor):
+                if c.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL,
+                              K.UNION_DECL):
+                    a = alignment(c.type)
+                    if a > 0:
+                        aligns.setdefault(c.spelling, int(a))
+            self._type_aligns = aligns
+        got = self._type_aligns.get(spelled)
+        if got is None and "::" in spelled:
+            t = self.member_type(spelled)
+            a = alignment(t) if t is not None else -1
+            got = int(a) if a > 0 else None
         return got
 
     def _member_type_size(self, spelled: str) -> int | None:

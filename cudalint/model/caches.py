@@ -37,9 +37,11 @@ class RunCaches:
     Not shared between threads: each run (a file's analysis, a fix re-check) has its own.
     """
 
-    #: Results of :func:`cudalint.model.proof.prove` by its arguments: fixes re-check
+    #: Results of :func:`cudalint.model.proof.prove` by its arguments, the access by
+    #: what its proof reads (:func:`~cudalint.model.proof.proof_key`): fixes re-check
     #: every access of a kernel for each candidate layout, and most of those accesses
-    #: (the other arrays, the unchanged baseline) come back with the same arguments.
+    #: (the other arrays, the unchanged baseline) come back with the same arguments; two
+    #: instantiations of a kernel often give the same access under another label.
     #: Cleared when it grows past :attr:`MAX_PROOFS`.
     proofs: dict[tuple[object, ...], AccessResult] = field(default_factory=dict)
     #: Per-lane subscript values reused between fix candidates (:meth:`reusing`); None

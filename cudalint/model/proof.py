@@ -47,6 +47,7 @@ from cudalint.ir import (
     Opaque,
     Select,
     SharedArray,
+    Span,
     Sym,
     Unary,
     next_value,
@@ -2114,8 +2115,8 @@ def prove(
     if run is None:
         run = RunCaches()
     proofs = run.proofs
-    key = (access, array, shape, arch, bank_mode, base)
     try:
+        key = (proof_key(access), array, shape, arch, bank_mode, base)
         hit = proofs.get(key)
     except RecursionError:  # an offset too deep to hash: prove it uncached
         return _prove(access, array, shape, arch, bank_mode, base, run)
@@ -2126,6 +2127,25 @@ def prove(
         proofs.clear()
     proofs[key] = r
     return r
+
+
+#: Where :func:`proof_key` puts every access: a proof never reads the span.
+_NOWHERE = Span("", 0, 0, 0, 0)
+
+
+def proof_key(access: Access) -> Access:
+    """``access`` with what its proof does not read set to fixed values: where it is, its
+    text, kernel and array names, the template arguments it was recorded under (its
+    offset and guard have them substituted), its subscripts, merge region and unrolling,
+    source order and calls. The proof reads only the offset, guard, width, kind, the
+    atomic's fields, ``matrix``, ``collective`` and ``unknown_reason`` (the array and
+    shape are keys of their own): two instantiations of a kernel, or one helper called
+    twice, whose accesses come out the same share one proof (:func:`prove`'s memo, which
+    gives each its own ``access`` back)."""
+    return replace(access, array="", kernel="", span=_NOWHERE, text="", instantiation=None,
+                   launch_params=(), indices=(), element_offset=0, region=-1,
+                   unrolled_by=None, unroll_factor=0, order=0, volatile=False,
+                   array_name="", call_sites=())
 
 
 def _prove(
