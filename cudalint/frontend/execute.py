@@ -6154,14 +6154,7 @@ class Executor:
                 resolved = self.dependent_type(bound[0], depth + 1)
             return resolved if resolved is not None else self.canonical_type_name(bound[0])
         alias = None if self.in_class_member else self._local_alias(text)
-        owner_decl = self.class_scope.decl if self.class_scope is not None else None
-        if owner_decl is None and not self.in_class_member and self.fn is not None:
-            # a member function being run: its class's member aliases are in scope
-            parent = self.fn.node.cursor.semantic_parent
-            if parent is not None and parent.kind in (
-                    K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
-                    K.STRUCT_DECL, K.CLASS_DECL):
-                owner_decl = parent
+        owner_decl = self._class_in_scope()
         if alias is None and owner_decl is not None:
             alias = next((ch for ch in self._children(owner_decl)
                           if ch.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL)
@@ -6375,10 +6368,9 @@ class Executor:
         with self.class_member(owner.env, owner):
             return self._cv_known(ty.spelling(alias.underlying_typedef_type), depth + 1)
 
-    def _named_cv(self, name: str, depth: int) -> str | None:
-        """The cv-qualifiers the type name ``name`` (no template argument names it) has
-        through a member alias of the class being run or a typedef of the unit
-        (``typedef const float cf;``): the names :meth:`_dependent_type` follows."""
+    def _class_in_scope(self) -> ci.Cursor | None:
+        """The class whose member aliases are in scope: the class scope being run, or
+        the class of the member function being run."""
         owner_decl = self.class_scope.decl if self.class_scope is not None else None
         if owner_decl is None and not self.in_class_member and self.fn is not None:
             parent = self.fn.node.cursor.semantic_parent
@@ -6386,6 +6378,13 @@ class Executor:
                     K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
                     K.STRUCT_DECL, K.CLASS_DECL):
                 owner_decl = parent
+        return owner_decl
+
+    def _named_cv(self, name: str, depth: int) -> str | None:
+        """The cv-qualifiers the type name ``name`` (no template argument names it) has
+        through a member alias of the class being run or a typedef of the unit
+        (``typedef const float cf;``): the names :meth:`_dependent_type` follows."""
+        owner_decl = self._class_in_scope()
         alias = next((ch for ch in self._children(owner_decl)
                       if ch.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL)
                       and ch.spelling == name), None) if owner_decl is not None else None

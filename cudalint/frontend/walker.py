@@ -1873,18 +1873,23 @@ class Walker:
         if spelled in BUILTIN_TYPE_SIZES:
             return BUILTIN_TYPE_SIZES[spelled]
         if self._type_sizes is None:
-            sizes: dict[str, int] = {}
-            for c in top_level(self.tu.cursor):
-                if c.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL,
-                              K.UNION_DECL):
-                    size = type_size(c.type)
-                    if size > 0:
-                        sizes.setdefault(c.spelling, int(size))
-            self._type_sizes = sizes
+            self._type_sizes = self._top_level_types(type_size)
         got = self._type_sizes.get(spelled)
         if got is None and "::" in spelled:
             got = self._member_type_size(spelled)
         return got
+
+    def _top_level_types(self, measure: Callable[[ci.Type], int]) -> dict[str, int]:
+        """``measure`` (a size or an alignment) of each class and typedef declared at the
+        unit's top level, by name; the first of a name, and only where it is known."""
+        out: dict[str, int] = {}
+        for c in top_level(self.tu.cursor):
+            if c.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL,
+                          K.UNION_DECL):
+                got = measure(c.type)
+                if got > 0:
+                    out.setdefault(c.spelling, int(got))
+        return out
 
     def type_align(self, text: str) -> int | None:
         """The alignment in bytes of the type named ``text`` (as :meth:`type_size`
@@ -1894,14 +1899,7 @@ class Walker:
         if spelled in BUILTIN_TYPE_SIZES:
             return BUILTIN_TYPE_SIZES[spelled]  # a scalar is aligned to its size
         if self._type_aligns is None:
-            aligns: dict[str, int] = {}
-            for c in top_level(self.tu.cursor):
-                if c.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL,
-                              K.UNION_DECL):
-                    a = alignment(c.type)
-                    if a > 0:
-                        aligns.setdefault(c.spelling, int(a))
-            self._type_aligns = aligns
+            self._type_aligns = self._top_level_types(alignment)
         got = self._type_aligns.get(spelled)
         if got is None and "::" in spelled:
             t = self.member_type(spelled)
