@@ -1193,8 +1193,7 @@ def _assigns_warp_size(texts: list[str], record: str, name: str) -> bool:
     addressed = re.compile(rf"&\s*[\w\[\]().>-]*(?:\.|->)\s*{esc}\b"
                            rf"|&\s*\w+\s*=\s*[^;]*\b{esc}\b")
     typed = re.compile(rf"\b{re.escape(record)}\b([^;{{}}()]*)\{{\s*([^}}\s])?")
-    arrays = re.compile(rf"\b{re.escape(record)}\b\s*[&*]?\s*\w+\s*\[")
-    element_list = re.compile(r"\w\s*\[[^\]]*\]\s*=\s*\{\s*[^}\s]")
+    arrays = re.compile(rf"\b{re.escape(record)}\b\s*[&*]?\s*(\w+)\s*\[")
     props: set[str] = set()
     for text in texts:
         props.update(m.group(1) for m in re.finditer(
@@ -1210,11 +1209,14 @@ def _assigns_warp_size(texts: list[str], record: str, name: str) -> bool:
         return re.fullmatch(rf"[\w\[\]().>\s-]*(?:\.|->)\s*{esc}", value) is not None
 
     ok = False
-    has_array = any(arrays.search(text) for text in texts)
+    tables = {m.group(1) for text in texts for m in arrays.finditer(text)}
+    element_list = re.compile(
+        rf"\b(?:{'|'.join(map(re.escape, sorted(tables)))})\s*\[[^\]]*\]\s*=\s*\{{\s*[^}}\s]"
+    ) if tables else None
     for text in texts:
         if addressed.search(text):
             return False
-        if has_array and element_list.search(text):
+        if element_list is not None and element_list.search(text):
             return False  # ``tab[1] = {64, 0}``: an element of an array of ``record``
         for m in write.finditer(text):
             if m.group(1) is not None or not stores_warp_size(m.group(2)):
