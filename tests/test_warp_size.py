@@ -104,6 +104,27 @@ INFO = "struct info { int warp_size; int nsm; };\n"
         ("void f(info *t) { t->warp_size = 32; t->warp_size *= 2; }", False),
         ("void f(info *t) { t->warp_size = 32; }\ninfo one = {64, 1};", False),
         ("void f(info *t) { t->warp_size = 32; }\ninfo g() { return info{64, 1}; }", False),
+        # brace lists of other arrays do not count (ggml's folder has dozens)
+        (
+            "void f(info *t, cudaDeviceProp p) { t->warp_size = p.warpSize;"
+            " float x[4] = {0.0f}; int y[2] = {1, 2}; y[0] = x[1]; }\ninfo all[4] = {};",
+            True,
+        ),
+        (
+            "void f(info *t) { t->warp_size = 32; }\n"
+            "info tab[2] = {};\nvoid g() { tab[1] = {64, 0}; }",
+            False,
+        ),
+        (
+            "struct own { int warpSize = 64; };\n"
+            "void f(info *t, own o) { t->warp_size = o.warpSize; }",
+            False,
+        ),
+        (
+            "void f(info *t, int dev) {"
+            " cudaDeviceGetAttribute(&t->warp_size, cudaDevAttrMaxThreadsPerBlock, dev); }",
+            False,
+        ),
     ],
 )
 def test_warp_size_field(tmp_path: pathlib.Path, other: str, expected: bool) -> None:
