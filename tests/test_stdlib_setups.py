@@ -420,6 +420,19 @@ def test_what_a_header_brings_along(tmp_path: pathlib.Path, case: str) -> None:
             " if (nvrtcCompileProgram(p, 0, NULL) != NVRTC_SUCCESS) return;"
             " size_t n; nvrtcGetCUBINSize(p, &n); cuMemcpyHtoD(d, h, 4); cuMemcpyDtoH(h, d, 4); }",
         ),
+        # mamba's selective scan: c10::complex arithmetic, gpuAtomicAdd, a block scan
+        # with a prefix callback
+        (
+            "c10/util/complex.h",
+            "#include <ATen/cuda/Atomic.cuh>\n#include <cub/block/block_scan.cuh>\n"
+            "using cx = c10::complex<float>;\n"
+            'static_assert(sizeof(cx) == 8 && alignof(cx) == 8, "");\n'
+            "struct Pre { __device__ float operator()(float a) { return a; } };\n"
+            "__device__ cx f(cx a, cx b, float *g) { gpuAtomicAdd(g, a.real());"
+            " typename cub::BlockScan<float, 128>::TempStorage *t = nullptr; Pre p; float v = 0;"
+            " cub::BlockScan<float, 128>(*t).InclusiveScan(v, v, cub::Sum(), p);"
+            " return a * b + cx(v, 0.0f) - a / 2.0f; }",
+        ),
     ],
 )
 def test_what_a_host_header_brings(tmp_path: pathlib.Path, header: str, use: str) -> None:

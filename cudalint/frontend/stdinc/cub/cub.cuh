@@ -36,6 +36,12 @@ class BlockScan {
   template <class Op> __device__ void InclusiveScan(T, T&, Op); template <class Op> __device__ void ExclusiveScan(T, T&, T, Op);
   template <class Op> __device__ void InclusiveScan(T, T&, Op, T&); template <class Op> __device__ void ExclusiveScan(T, T&, T, Op, T&);
   template <int N> __device__ void ExclusiveSum(T (&)[N], T (&)[N]); template <int N> __device__ void InclusiveSum(T (&)[N], T (&)[N]);
+  /* with a block prefix callback (a functor the first warp calls with the aggregate) */
+  template <class Op, class Cb> __device__ void InclusiveScan(T, T&, Op, Cb&);
+  template <class Op, class Cb> __device__ void ExclusiveScan(T, T&, Op, Cb&);
+  template <int N, class Op> __device__ void InclusiveScan(T (&)[N], T (&)[N], Op);
+  template <int N, class Op, class Cb> __device__ void InclusiveScan(T (&)[N], T (&)[N], Op, Cb&);
+  template <int N, class Op, class Cb> __device__ void ExclusiveScan(T (&)[N], T (&)[N], Op, Cb&);
 };
 template <class T, int THREADS = 32, int P = 0> class WarpScan {
  public:
