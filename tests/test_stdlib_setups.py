@@ -425,12 +425,15 @@ def test_what_a_header_brings_along(tmp_path: pathlib.Path, case: str) -> None:
         (
             "c10/util/complex.h",
             "#include <ATen/cuda/Atomic.cuh>\n#include <cub/block/block_scan.cuh>\n"
+            "#include <cub/block/block_load.cuh>\n"
             "using cx = c10::complex<float>;\n"
             'static_assert(sizeof(cx) == 8 && alignof(cx) == 8, "");\n'
             "struct Pre { __device__ float operator()(float a) { return a; } };\n"
             "__device__ cx f(cx a, cx b, float *g) { gpuAtomicAdd(g, a.real());"
             " typename cub::BlockScan<float, 128>::TempStorage *t = nullptr; Pre p; float v = 0;"
             " cub::BlockScan<float, 128>(*t).InclusiveScan(v, v, cub::Sum(), p);"
+            " typename cub::BlockLoad<float, 128, 4>::TempStorage *l = nullptr; float u[4];"
+            " cub::BlockLoad<float, 128, 4>(*l).Load(g, u, 100, 0.f);"
             " return a * b + cx(v, 0.0f) - a / 2.0f; }",
         ),
     ],

@@ -51,7 +51,9 @@ template <class T, int THREADS = 32, int P = 0> class WarpScan {
 };
 template <class T, int BLOCK_DIM_X, int ITEMS, BlockLoadAlgorithm A = BLOCK_LOAD_DIRECT, int Y = 1, int Z = 1, int P = 0>
 class BlockLoad { public: struct TempStorage { T __data[BLOCK_DIM_X * ITEMS]; }; __device__ BlockLoad(); __device__ BlockLoad(TempStorage&);
-  template <class I> __device__ void Load(I, T (&)[ITEMS]); template <class I> __device__ void Load(I, T (&)[ITEMS], int); };
+  template <class I> __device__ void Load(I, T (&)[ITEMS]); template <class I> __device__ void Load(I, T (&)[ITEMS], int);
+  /* with a default for the items past the valid ones */
+  template <class I, class D> __device__ void Load(I, T (&)[ITEMS], int, D); };
 template <class T, int BLOCK_DIM_X, int ITEMS, BlockStoreAlgorithm A = BLOCK_STORE_DIRECT, int Y = 1, int Z = 1, int P = 0>
 class BlockStore { public: struct TempStorage { T __data[BLOCK_DIM_X * ITEMS]; }; __device__ BlockStore(); __device__ BlockStore(TempStorage&);
   template <class I> __device__ void Store(I, T (&)[ITEMS]); template <class I> __device__ void Store(I, T (&)[ITEMS], int); };
