@@ -17,14 +17,17 @@ Syntax
 
         v = tile[threadIdx.x][threadIdx.y];  // expect: CL001 32-way bank conflict on load of 'tile'
 
-``// access: KIND WAVEFRONTS/IDEAL STATUS [mode=N] [w=N] [src=SOURCE] [block=X,Y,Z]``
+``// access: KIND WAVEFRONTS/IDEAL STATUS [mode=N] [w=N] [src=SOURCE] [block=X,Y,Z] [inst=A=1,B=2]``
     An access record (``accesses`` in the JSON output, ``--show-all``) on this
     line with that ``kind`` (load, store, atomic), ``wavefronts``,
     ``ideal_wavefronts`` and ``status`` (proved, worst-case, unknown). The
     numbers may be ``?`` for null (unknown accesses). Optional keys constrain
     ``bank_mode`` (``mode=8``), ``width`` in bytes (``w=8``),
-    ``block_dim_source`` (``src=assumed``) and ``block_dim`` (``block=16,16,1``,
-    the launch shape a worst case came from); a key left out is not checked.
+    ``block_dim_source`` (``src=assumed``), ``block_dim`` (``block=16,16,1``,
+    the launch shape a worst case came from) and ``instantiation``
+    (``inst=T=float,N=4``, without its spaces; ``inst=-`` for none: records of
+    several instantiations on one line are told apart); a key left out is not
+    checked.
     Several on one line are separated by `` ;; `` (``s[i] += x`` is a load and
     a store; on Kepler every access has a record per bank mode)::
 
@@ -77,6 +80,16 @@ FIXTURES = ROOT / "fixtures"
 
 _MARKER = re.compile(r"//\s*(expect|access):")
 _ARGS = re.compile(r"//\s*cudalint-args:(.*)$")
+
+
+def _field(rec: dict[str, Any], name: str) -> object:
+    """A record's field as an expectation names it: the instantiation without its
+    spaces (``inst=T=float,N=4``), ``-`` where the record has none."""
+    if name == "instantiation":
+        return (rec.get(name) or "-").replace(" ", "")
+    return rec.get(name)
+
+
 _SEPARATOR = " ;; "
 _ACCESS = re.compile(
     r"^(?P<kind>load|store|atomic)\s+"
@@ -84,7 +97,13 @@ _ACCESS = re.compile(
     r"(?P<status>proved|worst-case|unknown)"
     r"(?P<keys>(?:\s+[a-z]+=\S+)*)\s*$"
 )
-_KEYS = {"mode": "bank_mode", "w": "width", "src": "block_dim_source", "block": "block_dim"}
+_KEYS = {
+    "mode": "bank_mode",
+    "w": "width",
+    "src": "block_dim_source",
+    "block": "block_dim",
+    "inst": "instantiation",
+}
 _INT_KEYS = {"mode", "w"}
 _LIST_KEYS = {"block"}
 #: How every fixture runs, before its own ``cudalint-args``: every rule is on, so an
@@ -129,7 +148,7 @@ class ExpectAccess:
             or rec.get("status") != self.status
         ):
             return False
-        return all(rec.get(name) == value for name, value in self.extra)
+        return all(_field(rec, name) == value for name, value in self.extra)
 
     def __str__(self) -> str:
         wf = "?" if self.wavefronts is None else str(self.wavefronts)
@@ -265,6 +284,8 @@ def _describe_record(rec: dict[str, Any]) -> str:
         f"w={rec.get('width')}",
         f"src={rec.get('block_dim_source')}",
     ]
+    if rec.get("instantiation"):
+        parts.append(f"inst={_field(rec, 'instantiation')}")
     if rec.get("block_dim") is not None:
         parts.append(f"block={_key_text(rec['block_dim'])}")
     if rec.get("array"):
@@ -709,6 +730,29 @@ def test_checker_matching_is_not_greedy() -> None:
         "accesses": [_rec(1, "load", 1, 1, bank_mode=8), _rec(1, "load", 1, 1, bank_mode=4)],
     }
     assert compare(f, out, 0) == []
+
+
+def test_checker_tells_instantiations_apart() -> None:
+    """Two instantiations' records on one line: without ``inst=`` swapped answers would
+    pass as a multiset; with it each expectation names its own."""
+    f = parse_fixture(
+        Path("x.cu"),
+        "a; // access: store 2/1 proved inst=T=float ;; store 1/1 proved inst=T=double,N=4\n",
+    )
+    right = [
+        _rec(1, "store", 2, 1, instantiation="T=float"),
+        _rec(1, "store", 1, 1, instantiation="T=double, N=4"),
+    ]
+    swapped = [
+        _rec(1, "store", 1, 1, instantiation="T=float"),
+        _rec(1, "store", 2, 1, instantiation="T=double, N=4"),
+    ]
+    out = {"version": 1, "diagnostics": []}
+    assert compare(f, {**out, "accesses": right}, 0) == []
+    problems = compare(f, {**out, "accesses": swapped}, 0)
+    assert len(problems) == 4 and "inst=T=double,N=4" in problems[-1]
+    none = parse_fixture(Path("y.cu"), "a; // access: store 1/1 proved inst=-\n")
+    assert compare(none, {**out, "accesses": [_rec(1, "store", 1, 1)]}, 0) == []
 
 
 def test_checker_checks_exit_status_and_version() -> None:
