@@ -223,7 +223,7 @@ def test_kept_write_nodes_give_the_same_unit(name: str, monkeypatch: pytest.Monk
     for self_, fn, got in asked:
         plain = [
             (n, t)
-            for n in host._walk(fn.body)
+            for n in host.subtree(fn.body)
             if (t := execute.Executor._write_target(n)) is not None
         ]
         assert got == plain
@@ -232,7 +232,7 @@ def test_kept_write_nodes_give_the_same_unit(name: str, monkeypatch: pytest.Monk
     def fresh(self: Any, fn: Any) -> list[tuple[Node, Node]]:
         return [
             (n, t)
-            for n in host._walk(fn.body)
+            for n in host.subtree(fn.body)
             if (t := execute.Executor._write_target(n)) is not None
         ]
 

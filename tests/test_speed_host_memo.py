@@ -258,7 +258,7 @@ def test_has_is_kept_by_node_and_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
     assert asked
     some_continue = False
     for ex, top in asked:
-        for n in host._walk(top):
+        for n in host.subtree(top):
             for kinds in _KINDS + _KINDS:  # each asked twice: the second from the cache
                 assert inner(ex, n, kinds) == execute._has(n, kinds)
             some_continue = some_continue or (

@@ -102,7 +102,7 @@ from cudalint.frontend.launch_sets import (
     where_text,
 )
 from cudalint.frontend.program import Program
-from cudalint.frontend.tree import Node, build
+from cudalint.frontend.tree import Node, build, subtree
 from cudalint.ir import (
     INT,
     LONG,
@@ -188,21 +188,20 @@ def _keeps_state(fn: Function) -> bool:
     hit = _STATEFUL.get(id(fn))
     if hit is not None and hit[0] is body:
         return hit[1]
-    found = False
-    stack = [body]
-    while stack and not found:
-        x = stack.pop()
-        if x.kind == N.VAR_DECL:
-            try:
-                found = x.cursor.storage_class == ci.StorageClass.STATIC \
-                    and not ty.is_const(x.cursor.type)
-            except Exception:  # a declaration libclang cannot describe: keeps state
-                found = True
-        stack.extend(x.children)
+    found = any(_static_mutable(x) for x in subtree(body) if x.kind == N.VAR_DECL)
     if len(_STATEFUL) > 4096:
         _STATEFUL.clear()
     _STATEFUL[id(fn)] = (body, found)
     return found
+
+
+def _static_mutable(decl: Node) -> bool:
+    """Whether the variable ``decl`` is ``static`` and not ``const``."""
+    try:
+        return decl.cursor.storage_class == ci.StorageClass.STATIC \
+            and not ty.is_const(decl.cursor.type)
+    except Exception:  # a declaration libclang cannot describe: it may keep state
+        return True
 
 
 def expand_shape(dims: Dims, cap: int = MAX_THREADS) -> list[Shape]:
@@ -634,7 +633,7 @@ class _HostExecutor(Executor):
                 i_arg = pkeys.index(key_of(value.referenced))
                 return self.block_dims(args[i_arg], depth + 1) if i_arg < len(args) else None
             if any(x.kind == N.DECL_REF and x.referenced is not None
-                   and key_of(x.referenced) in pkeys for x in _walk(value)):
+                   and key_of(x.referenced) in pkeys for x in subtree(value)):
                 return None
             return self.block_dims(value, depth + 1)
         return None
@@ -885,7 +884,7 @@ class _Flow:
                 start = node.extent.start.offset
                 later = set()
                 assert self.fn.body is not None
-                for n in _walk(self.fn.body):
+                for n in subtree(self.fn.body):
                     written = self._targets(n)
                     if written and n.extent.start.offset > start:
                         later |= written
@@ -1179,7 +1178,7 @@ class _Flow:
         hit = self.host._written_cache.get(id(n))
         if hit is None:
             hit = set()
-            for x in _walk(n):
+            for x in subtree(n):
                 hit |= self._targets(x)
             self.host._written_cache[id(n)] = hit
         return hit
@@ -1201,7 +1200,7 @@ class _Flow:
                     and key_of(e.referenced) in self.fn.vars:
                 out.add(key_of(e.referenced))
 
-        for x in _walk(n):
+        for x in subtree(n):
             if x.kind == N.UNARY and x.children \
                     and unary_operator_kind(x.cursor) == UO_ADDR_OF:
                 local(x.children[0])
@@ -1226,7 +1225,7 @@ class _Flow:
 
     def clobber(self, n: Node, s: _State) -> _State:
         """``s`` after ``n`` runs in a way that is not followed: what it writes unknown."""
-        if self.returns is not None and any(x.kind == N.RETURN for x in _walk(n)):
+        if self.returns is not None and any(x.kind == N.RETURN for x in subtree(n)):
             self.lost_return = True
         written = self.written(n) - set(self.extra)
         escaped = self.escapes(n)
@@ -1245,7 +1244,7 @@ class _Flow:
             k = key_of(ref.referenced)
             t = node_int_type(ref)
             if k in before.escaped or k not in self.fn.vars or k in self.extra or t is None \
-                    or sum(1 for x in _walk(n) if x.kind == N.DECL_REF
+                    or sum(1 for x in subtree(n) if x.kind == N.DECL_REF
                            and x.referenced is not None and key_of(x.referenced) == k) != 1:
                 continue
             vals = dict(after.vals)
@@ -1844,7 +1843,7 @@ class HostLaunches:
 
     def _fixed(self, fn: Function, n: Node) -> bool:
         """``n`` is arithmetic on literals, constants and variables never assigned."""
-        for x in _walk(n):
+        for x in subtree(n):
             if x.kind == N.DECL_REF:
                 ref = x.referenced
                 if ref is None:
@@ -1868,7 +1867,7 @@ class HostLaunches:
         if hit is None:
             assert fn.body is not None
             hit = []
-            for n in _walk(fn.body):
+            for n in subtree(fn.body):
                 target = Executor._write_target(n)
                 if target is not None:
                     hit.append((n, target))
@@ -2033,7 +2032,7 @@ class HostLaunches:
         hit = self._declared.get(id(n))
         if hit is None:
             hit = self._declared[id(n)] = frozenset(
-                key_of(x.cursor) for x in _walk(n) if x.kind in (N.VAR_DECL, N.PARM_DECL))
+                key_of(x.cursor) for x in subtree(n) if x.kind in (N.VAR_DECL, N.PARM_DECL))
         return hit
 
     def _has_jumps(self, n: Node, kinds: tuple[int, ...]) -> bool:
@@ -2041,7 +2040,7 @@ class HostLaunches:
         k = (id(n), kinds)
         hit = self._jumps.get(k)
         if hit is None:
-            hit = self._jumps[k] = any(x.kind in kinds for x in _walk(n))
+            hit = self._jumps[k] = any(x.kind in kinds for x in subtree(n))
         return hit
 
     def _outside_refs(self, fn: Function, site: Node) -> frozenset[int]:
@@ -2096,7 +2095,7 @@ class HostLaunches:
         for n in [init] + [x for k in keys if (var := fn.vars.get(k)) is not None
                            for x in ([var.init] if var.init is not None else []) + var.writes]:
             names.update(_IDENT.findall(self.w.slice(n.extent)))
-            for x in _walk(n):
+            for x in subtree(n):
                 if x.kind != N.DECL_REF:
                     continue
                 names.add(x.spelling)
@@ -2250,7 +2249,7 @@ class HostLaunches:
         parents = self._parent_map(fn)
         names = dict(self.w.named_consts())
         out: list[tuple[int | None, ...]] = []
-        for n in _walk(fn.body):
+        for n in subtree(fn.body):
             if n.kind != N.DECL_REF or n.referenced is None or key_of(n.referenced) != vk:
                 continue
             child, up = n, parents.get(id(n))
@@ -2992,7 +2991,7 @@ class HostLaunches:
         cur = parents.get(id(site))
         while cur is not None:
             if cur.kind == K.LAMBDA_EXPR.value:
-                decls = [n for n in _walk(cur) if n.kind == N.VAR_DECL and n.spelling == name
+                decls = [n for n in subtree(cur) if n.kind == N.VAR_DECL and n.spelling == name
                          and n.extent.start.offset < site.extent.start.offset]
                 if len(decls) == 1:
                     var = fn.vars.get(key_of(decls[0].cursor))
@@ -3058,11 +3057,3 @@ def _symbols(e: object, out: set[str], seen: set[int] | None = None) -> None:
                 _symbols(v, out, seen)
 
 
-def _walk(n: Node) -> list[Node]:
-    out: list[Node] = []
-    stack = [n]
-    while stack:
-        x = stack.pop()
-        out.append(x)
-        stack.extend(x.children)
-    return out

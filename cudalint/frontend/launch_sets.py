@@ -42,7 +42,7 @@ from cudalint.frontend import types as ty
 from cudalint.frontend.consteval import UO_ADDR_OF, binary_value, unary_operator_kind, wrap
 from cudalint.frontend.cursors import Env, Function, K, N, arguments, key_of, node_int_type, strip
 from cudalint.frontend.execute import Executor
-from cudalint.frontend.tree import Node
+from cudalint.frontend.tree import Node, subtree
 from cudalint.ir import LONG, Const, IntType
 from cudalint.model.arch import MAX_BLOCK_Z, MAX_THREADS_PER_BLOCK
 
@@ -681,7 +681,7 @@ def component_sets(host: HostLaunches, ex: _HostExecutor, block: Node, cap: int
     if comps is None:
         return None
     ev = SetEval(host, ex)
-    ev.site = {id(x) for x in _walk_all(block)}
+    ev.site = {id(x) for x in subtree(block)}
     cap = max(1, min(cap, MAX_THREADS_PER_BLOCK))
     sets: list[tuple[int, ...]] = []
     exact = True
@@ -1030,7 +1030,7 @@ def _lambda_refs(body: Node) -> set[int]:
     out: set[int] = set()
     for lam in _walk_fn(body):
         if lam.kind == K.LAMBDA_EXPR.value:
-            out |= {key_of(x.referenced) for x in _walk_all(lam)
+            out |= {key_of(x.referenced) for x in subtree(lam)
                     if x.kind in (N.DECL_REF, K.VARIABLE_REF.value) and x.referenced is not None}
     return out
 
@@ -1040,19 +1040,9 @@ def _in_lambda(body: Node, k: int) -> bool:
     for lam in _walk_fn(body):
         if lam.kind == K.LAMBDA_EXPR.value and any(
                 x.referenced is not None and key_of(x.referenced) == k
-                for x in _walk_all(lam) if x.kind in (N.DECL_REF, K.VARIABLE_REF.value)):
+                for x in subtree(lam) if x.kind in (N.DECL_REF, K.VARIABLE_REF.value)):
             return True
     return False
-
-
-def _walk_all(n: Node) -> list[Node]:
-    out: list[Node] = []
-    stack = [n]
-    while stack:
-        x = stack.pop()
-        out.append(x)
-        stack.extend(x.children)
-    return out
 
 
 def _walk_fn(n: Node) -> list[Node]:

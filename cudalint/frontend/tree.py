@@ -172,3 +172,15 @@ def top_level(root: ci.Cursor) -> list[ci.Cursor]:
 
     ci.conf.lib.clang_visitChildren(root, ci.cursor_visit_callback(visit), None)
     return out
+
+
+def subtree(n: Node) -> list[Node]:
+    """``n`` and every node under it, lambdas' bodies included (pre-order from the
+    last child: the order does not matter to its users)."""
+    out: list[Node] = []
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        out.append(x)
+        stack.extend(x.children)
+    return out
