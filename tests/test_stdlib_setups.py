@@ -436,6 +436,31 @@ def test_what_a_header_brings_along(tmp_path: pathlib.Path, case: str) -> None:
             " cub::BlockLoad<float, 128, 4>(*l).Load(g, u, 100, 0.f);"
             " return a * b + cx(v, 0.0f) - a / 2.0f; }",
         ),
+        # mamba's reverse scan: CUB's internal headers, its warp shuffles and raking
+        # layout; PyTorch's std::conj on c10::complex; a block exchange and reduce
+        (
+            "cub/config.cuh",
+            "#include <cub/util_ptx.cuh>\n#include <cub/util_type.cuh>\n"
+            "#include <cub/block/block_raking_layout.cuh>\n"
+            "#include <cub/block/block_exchange.cuh>\n"
+            "#include <cub/block/block_reduce.cuh>\n#include <cuda/std/type_traits>\n"
+            "#include <c10/util/complex.h>\n"
+            "using L = cub::BlockRakingLayout<float2, 128>;\n"
+            'static_assert(L::UNGUARDED && L::RAKING_THREADS == 32, "");\n'
+            'static_assert(L::SEGMENT_LENGTH == 4 && L::GRID_ELEMENTS == 160, "");\n'
+            'static_assert(cub::Log2<32>::VALUE == 5 && cub::Log2<12>::VALUE == 4, "");\n'
+            'static_assert(CUB_WARP_THREADS(0) == 32, "");\n'
+            "__device__ float2 f(L::TempStorage &t, float2 v, c10::complex<float> z) {"
+            " unsigned m = cub::WarpMask<16>(1);"
+            " float2 *p = L::PlacementPtr(t, cub::RowMajorTid(128, 1, 1));"
+            " *p = cub::ShuffleDown<32>(v, 1, 31, m);"
+            " v = cub::ShuffleIndex<32>(*L::RakingPtr(t, 0), 0, m);"
+            " typename cub::BlockExchange<float, 128, 4>::TempStorage *e = nullptr; float a[4];"
+            " cub::BlockExchange<float, 128, 4>(*e).BlockedToStriped(a, a);"
+            " typename cub::BlockReduce<float2, 128>::TempStorage *r = nullptr;"
+            " v = cub::BlockReduce<float2, 128>(*r).Sum(v);"
+            " return make_float2(std::conj(z).imag() + v.x, v.y); }",
+        ),
     ],
 )
 def test_what_a_host_header_brings(tmp_path: pathlib.Path, header: str, use: str) -> None:
@@ -443,3 +468,51 @@ def test_what_a_host_header_brings(tmp_path: pathlib.Path, header: str, use: str
     src.write_text(f"#include <{header}>\n{use}\n__global__ void k() {{}}\n")
     unit = parse_file(str(src), Options())
     assert [n.message for n in unit.notes if n.severity != "warning"] == []
+
+
+#: ``sizeof``/``alignof`` of CUB's TempStorage types as nvcc 13 gives them with the toolkit's
+#: CCCL (checked at the time of writing): kernels carve their shared memory with these sizes
+#: (mamba's ``smem_ + kSmemIOSize``), so the stand-in's must be the same.
+_CUB_STORAGE = (
+    ("BlockLoad<float, 128, 16, cub::BLOCK_LOAD_WARP_TRANSPOSE>::TempStorage", 8448, 16),
+    ("BlockLoad<uint4, 64, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>::TempStorage", 4096, 16),
+    ("BlockLoad<uint4, 32, 1, cub::BLOCK_LOAD_DIRECT>::TempStorage", 1, 1),
+    ("BlockLoad<__half, 96, 8, cub::BLOCK_LOAD_TRANSPOSE>::TempStorage", 1584, 16),
+    ("BlockLoad<float, 64, 8, cub::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED>::TempStorage", 1056, 16),
+    ("BlockStore<float, 128, 16, cub::BLOCK_STORE_WARP_TRANSPOSE>::TempStorage", 8464, 16),
+    ("BlockStore<__half, 32, 4, cub::BLOCK_STORE_WARP_TRANSPOSE>::TempStorage", 272, 16),
+    ("BlockStore<float2, 64, 1, cub::BLOCK_STORE_DIRECT>::TempStorage", 1, 1),
+    ("BlockExchange<float, 128, 16>::TempStorage", 8448, 16),
+    ("BlockExchange<double, 96, 8, true>::TempStorage", 2112, 16),
+    ("BlockScan<float2, 128, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage", 64, 16),
+    ("BlockScan<float4, 64, cub::BLOCK_SCAN_RAKING>::TempStorage", 1056, 16),
+    ("BlockScan<float2, 48, cub::BLOCK_SCAN_WARP_SCANS>::TempStorage", 720, 16),
+    ("BlockScan<int, 16, cub::BLOCK_SCAN_RAKING_MEMOIZE>::TempStorage", 96, 16),
+    ("BlockScan<double, 1024, cub::BLOCK_SCAN_RAKING>::TempStorage", 8480, 16),
+    ("BlockReduce<float2, 128, cub::BLOCK_REDUCE_WARP_REDUCTIONS>::TempStorage", 48, 8),
+    ("BlockReduce<float, 48, cub::BLOCK_REDUCE_WARP_REDUCTIONS>::TempStorage", 16, 4),
+    ("BlockReduce<float4, 256, cub::BLOCK_REDUCE_RAKING>::TempStorage", 4608, 16),
+    ("BlockReduce<int, 96, cub::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY>::TempStorage", 384, 16),
+    ("BlockRakingLayout<float2, 128>::TempStorage", 1280, 16),
+    ("BlockRakingLayout<float, 512>::TempStorage", 2176, 16),
+    ("WarpScan<float, 12>::TempStorage", 80, 4),
+    ("WarpReduce<double, 5>::TempStorage", 88, 8),
+    ("WarpScan<float4, 32>::TempStorage", 1, 1),
+)
+
+
+def test_cub_storage_layouts(tmp_path: pathlib.Path) -> None:
+    decls = "".join(
+        f"__shared__ char s{i}[sizeof(cub::{t})]; __shared__ char a{i}[alignof(cub::{t})];\n"
+        for i, (t, _, _) in enumerate(_CUB_STORAGE)
+    )
+    src = tmp_path / "cub_sizes.cu"
+    head = "#include <cub/cub.cuh>\n#include <cuda_fp16.h>\n"
+    src.write_text(f"{head}__global__ void k() {{\n{decls}}}\n")
+    unit = parse_file(str(src), Options())
+    assert [n.message for n in unit.notes if n.severity != "warning"] == []
+    extents = {a.name: a.dims[0] for a in unit.arrays if a.dims}
+    got = [
+        (t, extents.get(f"s{i}"), extents.get(f"a{i}")) for i, (t, *_) in enumerate(_CUB_STORAGE)
+    ]
+    assert got == list(_CUB_STORAGE)

@@ -43,3 +43,17 @@ template <typename T> __host__ __device__ constexpr bool operator!=(const comple
 template <typename T> struct scalar_value_type { using type = T; };
 template <typename T> struct scalar_value_type<complex<T>> { using type = T; };
 }  // namespace c10
+/* PyTorch overloads the std functions for c10::complex (c10/util/complex_math.h,
+   complex_utils.h) */
+namespace std {
+template <typename T> __host__ __device__ constexpr c10::complex<T> conj(const c10::complex<T>& z) { return c10::complex<T>(z.real(), -z.imag()); }
+template <typename T> __host__ __device__ constexpr T real(const c10::complex<T>& z) { return z.real(); }
+template <typename T> __host__ __device__ constexpr T imag(const c10::complex<T>& z) { return z.imag(); }
+template <typename T> __host__ __device__ T abs(const c10::complex<T>& z);
+template <typename T> __host__ __device__ T arg(const c10::complex<T>& z);
+template <typename T> __host__ __device__ constexpr T norm(const c10::complex<T>& z) { return z.real() * z.real() + z.imag() * z.imag(); }
+template <typename T> __host__ __device__ c10::complex<T> exp(const c10::complex<T>& z);
+template <typename T> __host__ __device__ c10::complex<T> log(const c10::complex<T>& z);
+template <typename T> __host__ __device__ c10::complex<T> sqrt(const c10::complex<T>& z);
+template <typename T> __host__ __device__ c10::complex<T> polar(const T& r, const T& theta);
+}  // namespace std

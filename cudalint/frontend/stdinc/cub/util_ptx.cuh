@@ -1,0 +1,3 @@
+#pragma once
+#pragma clang system_header
+#include <cub/cub.cuh>
