@@ -898,6 +898,10 @@ class Executor:
         #: overloads of one name (``blockReduce<f>(v)`` calling ``blockReduce<f>(v, b, x)``)
         #: are different functions, not recursion.
         self.stack: list[int] = []
+        #: The function and template arguments of each frame, outermost first: an array
+        #: is read with the arguments of the frame that declares it (``static __shared__
+        #: acc_t s[N]`` in a kernel, passed to a helper template whose own are others).
+        self.frame_envs: list[tuple[Function, Env]] = [] if fn is None else [(fn, env)]
         #: The definitions inlined at a call (key_of their cursor).
         self.inlined: set[int] = set()
         self.returns: list[tuple[tuple[Expr, ...], Expr | None]] = []
@@ -1156,10 +1160,36 @@ class Executor:
     # --- arrays --------------------------------------------------------------------------
 
     def array_record(self, a: ArrayDecl) -> tuple[SharedArray, list[Expr], int | None, str]:
-        ck = (key_of(a.cursor), self.env.label)
+        env = self.declaring_env(a)
+        ck = (key_of(a.cursor), env.label)
         hit = self.array_cache.get(ck)
         if hit is not None:
             return hit
+        if env is self.env:
+            return self._array_record(a, ck)
+        saved, self.env = self.env, env
+        try:
+            return self._array_record(a, ck)
+        finally:
+            self.env = saved
+
+    def declaring_env(self, a: ArrayDecl) -> Env:
+        """The template arguments of the innermost frame running the function that
+        declares ``a`` (the current ones for an array of the unit or of no frame)."""
+        if len(self.frame_envs) < 2:
+            return self.env
+        owner = a.cursor.semantic_parent
+        if owner is None or owner.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE,
+                                               K.CXX_METHOD):
+            return self.env
+        k = key_of(owner)
+        for fn, env in reversed(self.frame_envs):
+            if key_of(fn.node.cursor) == k:
+                return env
+        return self.env
+
+    def _array_record(self, a: ArrayDecl, ck: tuple[int, str | None]
+                      ) -> tuple[SharedArray, list[Expr], int | None, str]:
         dim_exprs: list[Expr] = []
         dims: list[int] = []
         for d, ext in zip(a.static_dims, a.extents, strict=True):
@@ -4762,10 +4792,12 @@ class Executor:
             self.returns, self.pending, self.ret_ptrs = [], [], []
             self.goto_values = {}  # this call's gotos (a label is the callee's own)
         self.stack.append(fn_key(target))
+        self.frame_envs.append((target, env))
         self.depth += 1
         try:
             yield
         finally:
+            self.frame_envs.pop()
             self.goto_values = gotos
             self.depth -= 1
             self.stack.pop()

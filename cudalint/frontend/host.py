@@ -55,7 +55,7 @@ Neither changes a result: the keys hold everything the statements run can read.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Protocol
 
@@ -1751,7 +1751,7 @@ class HostLaunches:
         if target.template_params:
             callee = self._callee(call)
             if callee is not None:
-                env = self.template_env(ex, callee, target) or Env()
+                env = self.template_env(ex, callee, target, arguments(call)) or Env()
         ctx = _Context(env)
         args = arguments(call)
         params = Executor.params(target)
@@ -2779,8 +2779,8 @@ class HostLaunches:
         kernel = self.w.kernels_by_name.get(name)
         if kernel is None:
             return []
-        return [(kernel, self.template_env(ex, callee, kernel) if kernel.template_params
-                 else None)]
+        return [(kernel, self.template_env(ex, callee, kernel, arguments(call))
+                 if kernel.template_params else None)]
 
     def _pointer_targets(self, ex: _HostExecutor, ref: ci.Cursor
                          ) -> list[tuple[Function, Env | None]]:
@@ -2860,16 +2860,22 @@ class HostLaunches:
 
     # --- template arguments -----------------------------------------------------------
 
-    def template_env(self, ex: _HostExecutor, callee: Node, target: Function) -> Env | None:
+    def template_env(self, ex: _HostExecutor, callee: Node, target: Function,
+                     call_args: Sequence[Node] | None = None) -> Env | None:
         """Template arguments a reference names: from the specialization clang resolved,
-        else from the text between the angle brackets evaluated in the context."""
+        else from the text between the angle brackets evaluated in the context, else
+        (``kern<<<g, b>>>(x, out)`` in a host template, a call with none written)
+        deduced from the types of the call's arguments."""
         env = self.w.spec_env(callee, target)
         if env is not None:
             return env
         text = self.w.slice(callee.extent)
         m = re.search(r"<(.*)>\s*$", text, re.S)
         if not m:
-            return self._ast_template_env(ex, callee, target)
+            env = self._ast_template_env(ex, callee, target)
+            if env is None and call_args is not None:
+                env = self._deduced_env(ex, call_args, target)
+            return env
         args = split_top_level(m.group(1))
         params = target.template_params
         if len(args) < len(params) and all(p.default is not None for p in params[len(args):]):
@@ -2919,6 +2925,54 @@ class HostLaunches:
                 continue
             env.values[p.name] = value
             parts.append(f"{p.name}={value}")
+        env.label = ", ".join(parts)
+        return env
+
+    def _deduced_env(self, ex: _HostExecutor, args: Sequence[Node], target: Function
+                     ) -> Env | None:
+        """Type template arguments deduced as C++ does from the call's arguments, where a
+        parameter's type is ``T``, ``T*``, ``const T&``, ... and the argument's type is
+        the host context's (``const T *`` with the host's ``T`` bound to ``float``) or a
+        concrete one. Every type parameter must be deduced, the same way at each
+        argument; non-type parameters only take their defaults."""
+        params = target.template_params
+        if any(not p.is_type and p.default is None for p in params):
+            return None
+        names = {p.name for p in params if p.is_type}
+        bound: dict[str, str] = {}
+        for parm, arg in zip(Executor.params(target), args, strict=False):
+            pat = _type_shape(ty.spelling(parm.type))
+            if pat is None or not any(t in names for t in pat[1]):
+                continue
+            got = _type_shape(ty.spelling(arg.type))
+            if got is None or got[0] < pat[0]:
+                return None
+            # a parameter ``T`` takes a pointer argument whole: ``T`` = ``float *``
+            if len(pat[1]) == 1 and pat[1][0] in names and pat[0] == 0 and got[0] > 0:
+                return None  # pointer-typed bindings are left to the written form
+            if pat[0] != got[0] or len(pat[1]) != 1 or pat[1][0] not in names:
+                return None  # ``Foo<T>*``, ``T**`` against another depth: not deduced here
+            spelled = " ".join(got[1])
+            if bound.setdefault(pat[1][0], spelled) != spelled:
+                return None
+        if set(bound) != names:
+            return None
+        env = Env()
+        parts: list[str] = []
+        for p in params:
+            if p.is_type:
+                spelled = bound[p.name]
+                held = ex.env.types.get(spelled)
+                size = held[1] if held is not None else self.w.type_size(spelled)
+                if size is None or size <= 0:
+                    return None
+                shown = held[0] if held is not None else spelled
+                env.types[p.name] = (shown, size)
+                parts.append(f"{p.name}={shown}")
+            else:
+                assert p.default is not None
+                env.values[p.name] = p.default
+                parts.append(f"{p.name}={p.default}")
         env.label = ", ".join(parts)
         return env
 
@@ -3057,3 +3111,22 @@ def _symbols(e: object, out: set[str], seen: set[int] | None = None) -> None:
                 _symbols(v, out, seen)
 
 
+_QUALIFIERS = frozenset(("const", "volatile", "__restrict__", "__restrict", "restrict",
+                         "struct", "class", "&", "&&"))
+
+
+def _type_shape(spelled: str) -> tuple[int, tuple[str, ...]] | None:
+    """A type's pointer depth and its base as tokens, qualifiers and references dropped:
+    ``const T *__restrict__`` → (1, ('T',)), ``c10::Half &`` → (0, ('c10::Half',)).
+    None for arrays, function types and what clang leaves dependent."""
+    if any(c in spelled for c in "[]()") or "<dependent" in spelled:
+        return None
+    toks = re.findall(r"[A-Za-z_][\w:]*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?(?:::\w+)*|\*|&&?",
+                      spelled)
+    depth = toks.count("*")
+    if depth and any(t != "*" for t in toks[toks.index("*"):] if t not in _QUALIFIERS):
+        return None  # ``T * U``: not a plain pointer type
+    base = tuple(t for t in toks if t != "*" and t not in _QUALIFIERS)
+    if not base:
+        return None
+    return depth, (" ".join(base),) if len(base) > 1 else base

@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 namespace c10 {
@@ -32,6 +33,14 @@ struct BFloat16 { unsigned short x; BFloat16() = default; __host__ __device__ BF
   __host__ __device__ operator __nv_bfloat16() const; };
 /* c10's arithmetic on them (Half-inl.h): Half op Half is Half, with float or double the
    wider type, with an integer Half */
+/* with a number on one side c10 compares through float (nvcc sees no __half operators in a
+   PyTorch build); here the comparisons above would make `h >= 0` ambiguous, so take any
+   arithmetic type exactly */
+#define _CL_C10_CMP(H, OP)                                                                \
+  template <class _N, class = typename std::enable_if<std::is_arithmetic<_N>::value>::type> \
+  __host__ __device__ bool operator OP(const H& a, _N b) { return float(a) OP b; }         \
+  template <class _N, class = typename std::enable_if<std::is_arithmetic<_N>::value>::type> \
+  __host__ __device__ bool operator OP(_N a, const H& b) { return a OP float(b); }
 #define _CL_C10_OPS(H)                                                                    \
   __host__ __device__ H operator+(const H&, const H&); __host__ __device__ H operator-(const H&, const H&); \
   __host__ __device__ H operator*(const H&, const H&); __host__ __device__ H operator/(const H&, const H&); \
@@ -56,9 +65,11 @@ struct BFloat16 { unsigned short x; BFloat16() = default; __host__ __device__ BF
   __host__ __device__ H operator*(H, int64_t); __host__ __device__ H operator/(H, int64_t); \
   __host__ __device__ bool operator==(const H&, const H&); __host__ __device__ bool operator!=(const H&, const H&); \
   __host__ __device__ bool operator<(const H&, const H&); __host__ __device__ bool operator>(const H&, const H&); \
-  __host__ __device__ bool operator<=(const H&, const H&); __host__ __device__ bool operator>=(const H&, const H&);
+  __host__ __device__ bool operator<=(const H&, const H&); __host__ __device__ bool operator>=(const H&, const H&); \
+  _CL_C10_CMP(H, ==) _CL_C10_CMP(H, !=) _CL_C10_CMP(H, <) _CL_C10_CMP(H, >) _CL_C10_CMP(H, <=) _CL_C10_CMP(H, >=)
 _CL_C10_OPS(Half) _CL_C10_OPS(BFloat16)
 #undef _CL_C10_OPS
+#undef _CL_C10_CMP
 enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, ComplexHalf, ComplexFloat,
   ComplexDouble, Bool, QInt8, QUInt8, QInt32, BFloat16, Float8_e5m2 = 23, Float8_e4m3fn = 24 };
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };

@@ -1,0 +1,39 @@
+"""Names nvcc declares for host and device code alike, and the comparisons PyTorch's
+``c10::Half`` takes: code that nvcc compiles must parse without a CL004 (NVIDIA/apex's
+``layer_norm_cuda_kernel.cu``: ``template <> float rsqrt(float v) { return rsqrtf(v); }``
+in a host function, ``if (curr_gamma >= 0)`` on a ``c10::Half``)."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from cudalint.frontend import parse_file
+from cudalint.options import Options
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        # math_functions.h declares these __host__ __device__
+        "template <typename U> U rs(U v) { return U(1) / v; }\n"
+        "template <> float rs(float v) { return rsqrtf(v) + sinpif(v) + normcdff(v)"
+        " + erfinvf(v) + rcbrtf(v); }\n"
+        "template <> double rs(double v) { return rsqrt(v) + cospi(v) + erfcx(v); }\n"
+        "unsigned m(unsigned a, unsigned b) { return umin(a, b) + umax(a, b); }",
+        # c10::Half and c10::BFloat16 against any arithmetic type, either side
+        "#include <torch/extension.h>\n"
+        "template <typename T> __host__ __device__ bool f(T v) {"
+        " return v >= 0 && 1.0f < v && v != 2.0 && v == (long)3 && v > 4u && v <= v"
+        " && 0.5 >= v; }\n"
+        "bool g(c10::Half h, at::BFloat16 b) { return f(h) && f(b) && h < h && b == 1; }\n"
+        "__device__ bool d(c10::Half h) { return f(h) && h > 0.0f; }",
+    ],
+    ids=["math-host-device", "c10-half-compare"],
+)
+def test_parses_as_nvcc_does(tmp_path: pathlib.Path, use: str) -> None:
+    src = tmp_path / "unit.cu"
+    src.write_text(f"{use}\n__global__ void k() {{}}\n")
+    unit = parse_file(str(src), Options())
+    assert [n.message for n in unit.notes if n.severity != "warning"] == []
