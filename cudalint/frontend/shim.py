@@ -516,7 +516,8 @@ __device__ void __barrier_sync(unsigned int);
 __device__ unsigned int __smid(void) ;
 __host__ __device__ unsigned int umin(unsigned int, unsigned int);
 __host__ __device__ unsigned int umax(unsigned int, unsigned int);
-__host__ __device__ long long llmin(long long, long long); __host__ __device__ long long llmax(long long, long long);
+__host__ __device__ long long llmin(long long, long long);
+__host__ __device__ long long llmax(long long, long long);
 __host__ __device__ unsigned long long ullmin(unsigned long long, unsigned long long);
 __host__ __device__ unsigned long long ullmax(unsigned long long, unsigned long long);
 /* What the real cuda_runtime.h brings into every nvcc translation unit (through
