@@ -1211,8 +1211,9 @@ class Executor:
         if elem_bytes is not None and elem_bytes <= 0:
             # a scalar's element is its canonical type (``type-parameter-0-0``); the
             # template arguments and the reader know it by the name declared (``T``)
-            declared = element_type if ty.is_array(a.cursor.type) else \
-                ty.spelling(a.cursor.type)
+            # (``extern __shared__ acc_t s[]``: the element of an incomplete array is
+            # spelled canonically, the declaration keeps ``acc_t []``)
+            declared = re.sub(r"\s*(?:\[[^\]]*\]\s*)+$", "", ty.spelling(a.cursor.type))
             bound = None
             for name in (element_type, declared):
                 bound = bound or self.env.types.get(
