@@ -29,8 +29,12 @@ from cudalint.options import Options
         " && 0.5 >= v; }\n"
         "bool g(c10::Half h, at::BFloat16 b) { return f(h) && f(b) && h < h && b == 1; }\n"
         "__device__ bool d(c10::Half h) { return f(h) && h > 0.0f; }",
+        # ATen/cuda/CUDAContext.h brings Exceptions.h (apex's fused_weight_gradient_dense)
+        "#include <ATen/cuda/CUDAContext.h>\n"
+        "void f(float* a) { TORCH_CUDABLAS_CHECK(cublasSetStream("
+        "at::cuda::getCurrentCUDABlasHandle(), 0)); AT_CUDA_CHECK(cudaFree(a)); }",
     ],
-    ids=["math-host-device", "c10-half-compare"],
+    ids=["math-host-device", "c10-half-compare", "aten-cuda-context"],
 )
 def test_parses_as_nvcc_does(tmp_path: pathlib.Path, use: str) -> None:
     src = tmp_path / "unit.cu"

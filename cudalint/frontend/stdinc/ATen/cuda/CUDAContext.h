@@ -13,3 +13,5 @@ cublasLtHandle_t getCurrentCUDABlasLtHandle();
 cusparseHandle_t getCurrentCUDASparseHandle();
 cusolverDnHandle_t getCurrentCUDASolverDnHandle();
 } }  // namespace at::cuda
+/* the real one ends with "Preserved for BC": Context.h, CUDAStream.h, Exceptions.h */
+#include <ATen/cuda/Exceptions.h>
