@@ -305,3 +305,114 @@ void run(float *out, int K) {
 """
     )
     assert shapes(parse(tmp_path, src)) == {(64, 1, 1), (64, 2, 1), (128, 1, 1)}
+
+
+# --- launches through the runtime's and the driver's launch functions -------------------------
+
+API_HEADER = """
+#include <cuda.h>
+#include <cuda_runtime.h>
+extern "C" __global__ void k(float *out) {
+    __shared__ float s[1024];
+    s[threadIdx.x] = 1.0f;
+}
+__global__ void m(float *out) {
+    __shared__ float s[1024];
+    s[threadIdx.x] = 1.0f;
+}
+"""
+
+
+def test_launch_functions_parse_with_the_stand_in(tmp_path: pathlib.Path) -> None:
+    """cuda_runtime.h's and cuda.h's signatures: every form real code writes parses
+    without an error (the kernel without a cast too), and a driver launch with the
+    arguments of another API does not."""
+    tu = parse(
+        tmp_path,
+        API_HEADER
+        + """
+void run(float *out, CUmodule mod) {
+    void *args[] = {&out};
+    cudaLaunchKernel((void *)k, dim3(1), dim3(32), args, 0, 0);
+    cudaLaunchKernel((const void *)k, 1, 32, args);
+    cudaLaunchKernel(k, 1, 32, args);
+    cudaLaunchCooperativeKernel(k, 1, 32, args, 0, nullptr);
+    cudaLaunchCooperativeKernel((void *)k, dim3(1), dim3(32), args, 0, 0);
+    cudaLaunchConfig_t cfg = {};
+    cfg.blockDim = dim3(32);
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeCooperative;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    cudaLaunchKernelEx(&cfg, k, out);
+    cudaLaunchKernelExC(&cfg, (const void *)k, args);
+    CUfunction f;
+    cuModuleGetFunction(&f, mod, "k");
+    cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL);
+    cuLaunchCooperativeKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, args);
+}
+""",
+    )
+    assert [n.message for n in tu.notes if n.severity == "error"] == []
+    assert shapes(tu) == {(32, 1, 1)}
+    assert len(tu.launches) == 9
+    bad = parse(
+        tmp_path,
+        API_HEADER
+        + """
+void run(CUfunction f) { cuLaunchKernel(f, 1, 1); }
+""",
+    )
+    assert any(n.severity == "error" and "cuLaunchKernel" in n.message for n in bad.notes)
+
+
+def test_launch_config_paths(tmp_path: pathlib.Path) -> None:
+    """``cfg.blockDim`` is followed path by path, as a ``dim3`` local: both branches'
+    shapes; a launch does not change the configuration it reads (the second launch of
+    the same ``cfg``); a helper given ``&cfg`` may (unknown after it)."""
+    tu = parse(
+        tmp_path,
+        API_HEADER
+        + """
+void tweak(cudaLaunchConfig_t *c);
+void run(float *out, bool wide) {
+    cudaLaunchConfig_t cfg = {dim3(1), dim3(32, 1, 1)};
+    if (wide) cfg.blockDim.x = 64;
+    cudaLaunchKernelEx(&cfg, k, out);
+    cudaLaunchKernelEx(&cfg, k, out);
+    cudaLaunchConfig_t c2 = {};
+    c2.blockDim = 128;
+    tweak(&c2);
+    cudaLaunchKernelEx(&c2, m, out);
+}
+""",
+    )
+    assert shapes(tu) == {(32, 1, 1), (64, 1, 1)}
+    assert {la.span.line for la in tu.launches if la.kernel == "k"} == {17, 18}
+    assert shapes(tu, "m") == {None}
+
+
+def test_driver_launch_needs_a_literal_kernel_of_the_unit(tmp_path: pathlib.Path) -> None:
+    """``cuModuleGetFunction(&f, mod, "name")``: the kernel whose symbol is ``name`` (an
+    ``extern "C"`` kernel's plain name, a C++ kernel's mangled one); a name that is no
+    kernel of the unit, or a ``CUfunction`` also set another way, is left alone."""
+    tu = parse(
+        tmp_path,
+        API_HEADER
+        + """
+void run(float *out, CUmodule mod, CUfunction other, bool b) {
+    void *args[] = {&out};
+    CUfunction f, g, h;
+    cuModuleGetFunction(&f, mod, "k");
+    cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, 0, args, 0);
+    cuModuleGetFunction(&g, mod, "_Z1mPf");
+    cuLaunchKernel(g, 1, 1, 1, 128, 1, 1, 0, 0, args, 0);
+    cuModuleGetFunction(&h, mod, "m");
+    cuLaunchKernel(h, 1, 1, 1, 256, 1, 1, 0, 0, args, 0);
+    if (b) f = other;
+    cuLaunchKernel(f, 1, 1, 1, 512, 1, 1, 0, 0, args, 0);
+}
+""",
+    )
+    assert shapes(tu) == set()
+    assert shapes(tu, "m") == {(128, 1, 1)}

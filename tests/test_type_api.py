@@ -29,7 +29,7 @@ import pytest
 FRONTEND = pathlib.Path(__file__).resolve().parent.parent / "cudalint" / "frontend"
 
 #: The modules that interpret the AST; ``types.py`` is the one place the Type API is used.
-CHECKED = ("execute.py", "walker.py", "host.py", "tree.py", "inert.py")
+CHECKED = ("execute.py", "walker.py", "host.py", "tree.py", "inert.py", "launch_api.py")
 
 _PUBLIC_TYPE = {m for m in dir(ci.Type) if not m.startswith("_")}
 _PUBLIC_CURSOR = {m for m in dir(ci.Cursor) if not m.startswith("_")}

@@ -338,11 +338,13 @@ def _defined(header: str) -> set[str]:
 
 
 def _functions(cuda: str, spec: Api, runtime: bool) -> list[str]:
-    """Every function of the API's function headers (for the runtime: that the shim does
-    not declare by hand), as a stub that takes any arguments."""
+    """Every function of the API's function headers that the shim does not declare by
+    hand (the runtime's in its source, the driver's in ``shim.DRIVER_API``), as a stub
+    that takes any arguments."""
     from cudalint.frontend import shim
 
-    declared = set(re.findall(r"\b(cuda\w+)\s*\(", shim.SHIM_SOURCE)) if runtime else set()
+    declared = set(re.findall(r"\b(cuda\w+)\s*\(", shim.SHIM_SOURCE)) if runtime \
+        else set(re.findall(r"\b(cu\w+)\s*\(", shim.DRIVER_API))
     tu = _parse(cuda, spec.functions)
     out = ["#include <__cudalint/stub.h>"]
     seen: set[str] = set()

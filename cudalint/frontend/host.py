@@ -91,6 +91,18 @@ from cudalint.frontend.cursors import (
 )
 from cudalint.frontend.execute import _MAX_DEPTH as MAX_INLINE_DEPTH
 from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor, fn_key
+from cudalint.frontend.launch_api import (
+    CASTS,
+    MODULE_GET_FUNCTION,
+    Site,
+    api_launch,
+    config_call,
+    is_launch,
+    mangled_name,
+    site_of,
+    string_literal,
+    unwrap,
+)
 from cudalint.frontend.launch_sets import (
     WARP_SIZE,
     ComponentSets,
@@ -164,15 +176,6 @@ MAX_LAMBDA_DEPTH = 3
 
 Dims = tuple[int | None, int | None, int | None]
 Shape = tuple[int, int, int]
-
-
-def config_call(call: Node) -> Node | None:
-    """The launch-configuration call of a ``<<<>>>`` expression, or None if ``call`` is not
-    a kernel launch."""
-    for ch in call.children:
-        if ch.kind == N.CALL and ch.spelling in CONFIG_FUNCTIONS:
-            return ch
-    return None
 
 
 _STATEFUL: dict[int, tuple[Node, bool]] = {}
@@ -261,6 +264,12 @@ def _is_dim3(n: Node) -> bool:
     t = n.cursor.type
     return node_int_type(n) is None and ty.canonical_spelling(t).replace(
         "const ", "").replace("struct ", "").strip() == "dim3"
+
+
+def _is_launch_config(n: Node) -> bool:
+    """Whether ``n`` is a ``cudaLaunchConfig_t`` (``cudaLaunchKernelEx``'s configuration)."""
+    return node_int_type(n) is None and ty.canonical_spelling(n.cursor.type).replace(
+        "const ", "").replace("struct ", "").strip() == "cudaLaunchConfig_st"
 
 
 @dataclass
@@ -454,6 +463,35 @@ class _HostExecutor(Executor):
         path, each with its own answers) a walk of every helper called, and built their
         bodies (matrixMul's ``findCudaDevice``, whose value ``call_value`` keeps)."""
         return super().lane_source(name, None, depth)
+
+    def site_dims(self, site: Site) -> Dims | None:
+        """The block shape of a launch site, each component known or None."""
+        if site.block is not None:
+            return self.block_dims(site.block)
+        if site.components is not None:
+            x, y, z = site.components
+            return (self.known(x), self.known(y), self.known(z))
+        if site.config is not None:
+            return self.config_dims(site.config)
+        return None
+
+    def config_dims(self, config: Node) -> Dims | None:
+        """``blockDim`` of the ``cudaLaunchConfig_t`` a ``cudaLaunchKernelEx`` is given:
+        of a local, what the statements before the site leave in it (``_Flow`` follows
+        ``config.blockDim = b``, ``config.blockDim.x = 64`` and ``config = {g, b}`` as it
+        follows a ``dim3`` local's components); of a parameter, what its call site gives
+        (``_Context.fields``)."""
+        c = strip(config)
+        ref = c.referenced if c.kind == N.DECL_REF else None
+        if ref is None or not _is_launch_config(c):
+            return None
+        k = key_of(ref)
+        members = [_member_key(k, i) for i in range(3)]
+        if all(m in self.flowed for m in members):
+            got = tuple(g.value if isinstance(g, Const) else None
+                        for g in (self.values.get(m) for m in members))
+            return got  # type: ignore[return-value]
+        return self.field_dims(c, "blockDim", 0)
 
     def block_dims(self, c: Node, depth: int = 0) -> Dims | None:
         """The ``dim3`` (or integer) value of ``c`` with each component known or None."""
@@ -1068,6 +1106,16 @@ class _Flow:
                     s = s.with_value(_member_key(k, i),
                                      Const(v3, UINT) if v3 is not None else None)
                 continue
+            if var is not None and _is_launch_config(d):
+                # ``cudaLaunchConfig_t cfg = {g, b};``: its ``blockDim`` is followed from
+                # here on (``_config_write``); ``cfg;``, ``cfg = {}``: not known yet
+                dims = self.executor(s).init_field(var.init, "blockDim", 0) \
+                    if var.init is not None else None
+                for i in range(3):
+                    v3 = dims[i] if dims is not None else None
+                    s = s.with_value(_member_key(k, i),
+                                     Const(v3, UINT) if v3 is not None else None)
+                continue
             if var is None or node_int_type(d) is None:
                 continue
             v = self.value(var.init, s) if var.init is not None else None
@@ -1129,6 +1177,9 @@ class _Flow:
         any other statement."""
         if t is None:
             return None
+        config = self._config_write(n, t, s)
+        if config is not None:
+            return config
         kids = n.children
         whole = t.kind == N.DECL_REF
         base = t if whole else (strip(t.children[0]) if t.kind == N.MEMBER_REF
@@ -1154,6 +1205,49 @@ class _Flow:
         v = ex.known(rhs) if rhs is not None else (ex.known(n) if n.kind == N.COMPOUND_ASSIGN
                                                    else None)
         return s.with_value(_member_key(k, i), Const(v, UINT) if v is not None else None)
+
+    def _config_write(self, n: Node, t: Node, s: _State) -> _State | None:
+        """A write to a ``cudaLaunchConfig_t`` local whose ``blockDim`` this path follows
+        (``decls``): ``cfg = {g, b}``, ``cfg.blockDim = b``, ``cfg.blockDim.x = v``, or
+        another member (``blockDim`` as it was); None for any other statement."""
+        chain: list[str] = []
+        base = t
+        while base.kind == N.MEMBER_REF and len(base.children) == 1:
+            chain.append(base.spelling)
+            base = strip(base.children[0])
+        if base.kind != N.DECL_REF or base.referenced is None:
+            return None
+        k = key_of(base.referenced)
+        if _member_key(k, 0) not in s.vals or k in s.escaped or not _is_launch_config(base):
+            return None
+        chain.reverse()
+        kids = n.children
+        assign = (n.kind == N.BINARY and n.spelling == "=") or (
+            n.kind == N.CALL and n.spelling == "operator=")
+        rhs = kids[-1] if assign and len(kids) >= 2 else None
+        for ch in kids[1:]:
+            s = self.clobber(ch, s)
+        if chain and chain[0] != "blockDim":
+            return s  # ``cfg.gridDim = g``, ``cfg.stream = st``
+        ex = self.executor(s)
+        values: list[int | None]
+        if not chain:
+            dims = ex.init_field(rhs, "blockDim", 0) if rhs is not None else None
+            values = list(dims) if dims is not None else [None, None, None]
+        elif len(chain) == 1:
+            dims = ex.block_dims(rhs) if rhs is not None else None
+            values = list(dims) if dims is not None else [None, None, None]
+        elif len(chain) == 2 and chain[1] in ("x", "y", "z"):
+            i = "xyz".index(chain[1])
+            values = [s.vals[_member_key(k, j)].value  # type: ignore[union-attr]
+                      if s.vals.get(_member_key(k, j)) is not None else None
+                      for j in range(3)]
+            values[i] = ex.known(rhs) if rhs is not None else None
+        else:
+            values = [None, None, None]
+        for i, v in enumerate(values):
+            s = s.with_value(_member_key(k, i), Const(v, UINT) if v is not None else None)
+        return s
 
     # --- what a statement may write ---------------------------------------------------
 
@@ -1200,10 +1294,12 @@ class _Flow:
                     and key_of(e.referenced) in self.fn.vars:
                 out.add(key_of(e.referenced))
 
+        read_only = self.host.launch_addresses(self.fn)
         for x in subtree(n):
             if x.kind == N.UNARY and x.children \
                     and unary_operator_kind(x.cursor) == UO_ADDR_OF:
-                local(x.children[0])
+                if id(x) not in read_only:
+                    local(x.children[0])
             elif x.kind == N.CALL and config_call(x) is None:
                 ref = x.referenced
                 if ref is None:
@@ -1494,6 +1590,13 @@ class HostLaunches:
         #: Function-like macros whose body instantiates a function template explicitly,
         #: by the template's name (``_macro_instantiations``).
         self._instantiating_macros: dict[str, list[tuple[str, list[str], str]]] | None = None
+        #: Each launch site taken apart (``site``), by id() of its node, kept alive.
+        self._sites: dict[int, tuple[Node, Site | None]] = {}
+        #: ``launch_addresses`` by id() of the function, kept alive.
+        self._launch_addresses: dict[int, tuple[Function, frozenset[int]]] = {}
+        #: ``_array_init``'s initializers by id() of the function, the functions kept.
+        self._array_decls: dict[int, dict[int, Node]] = {}
+        self._array_owners: list[Function] = []
 
     # --- the whole file ---------------------------------------------------------------
 
@@ -1554,7 +1657,7 @@ class HostLaunches:
             stack.extend(n.children)
             if n.kind == N.DECL_REF:
                 refs.append(n)
-            if n.kind != N.CALL or config_call(n) is not None:
+            if n.kind != N.CALL or is_launch(n):
                 continue
             callee = self._callee(n)
             if callee is not None:
@@ -1873,6 +1976,70 @@ class HostLaunches:
                     hit.append((n, target))
             self._writes[id(fn)] = hit
         return hit
+
+    def launch_addresses(self, fn: Function) -> frozenset[int]:
+        """By id(): the ``&x`` nodes of ``fn`` that hand an address only to the toolkit's
+        launch functions, which read what it points to and write nothing there:
+        ``&config`` given to ``cudaLaunchKernelEx``, and the elements of a ``void *args[]
+        = {&a, (void *)&b}`` array that is only ever the argument array of launches.
+        What they point to stays known after them (``_Flow.escapes``)."""
+        hit = self._launch_addresses.get(id(fn))
+        if hit is not None:
+            return hit[1]
+        out: set[int] = set()
+        calls = [c for c in fn.launches if api_launch(c) is not None] \
+            if fn.body is not None else []
+        uses: dict[int, int] = {}
+        for call in calls:
+            site = self.site(call)
+            if site is None:
+                continue
+            if site.config is not None:
+                out.add(id(strip(arguments(call)[0])))
+            a = strip(site.arg_array) if site.arg_array is not None else None
+            if a is not None and a.kind == N.DECL_REF and a.referenced is not None:
+                k = key_of(a.referenced)
+                uses[k] = uses.get(k, 0) + 1
+        if uses:
+            assert fn.body is not None
+            refs: dict[int, int] = {}
+            for n in subtree(fn.body):
+                if n.kind == N.DECL_REF and n.referenced is not None:
+                    k = key_of(n.referenced)
+                    if k in uses:
+                        refs[k] = refs.get(k, 0) + 1
+            for k, count in uses.items():
+                var = fn.vars.get(k)
+                init = self._array_init(fn, k)
+                if var is None or refs.get(k) != count or init is None or var.modified \
+                        or var.writes:
+                    continue  # used some other way too
+                for e in init.expr_children():
+                    x = strip(e)
+                    while x.kind in CASTS and x.expr_children():
+                        x = strip(x.expr_children()[-1])
+                    if x.kind == N.UNARY and unary_operator_kind(x.cursor) == UO_ADDR_OF:
+                        out.add(id(x))
+        got = frozenset(out)
+        self._launch_addresses[id(fn)] = (fn, got)
+        return got
+
+    def _array_init(self, fn: Function, k: int) -> Node | None:
+        """The braced initializer of the local array ``k`` of ``fn`` (``void *args[] =
+        {&a, &b}``), a node of ``fn``'s body; None if it has none."""
+        decls = self._array_decls.get(id(fn))
+        if decls is None:
+            found: dict[int, Node] = {}
+            if fn.body is not None:
+                for n in subtree(fn.body):
+                    if n.kind == N.VAR_DECL and ty.is_array_kind(n.ckind):
+                        inits = n.expr_children()
+                        if inits and strip(inits[-1]).kind == N.INIT_LIST:
+                            found[key_of(n.cursor)] = strip(inits[-1])
+            decls = found
+            self._array_decls[id(fn)] = decls
+            self._array_owners.append(fn)
+        return decls.get(k)
 
     def _parent_map(self, fn: Function) -> dict[int, Node]:
         hit = self._parents.get(id(fn))
@@ -2553,10 +2720,18 @@ class HostLaunches:
 
     # --- one launch site ----------------------------------------------------------------
 
+    def site(self, call: Node) -> Site | None:
+        """``call`` taken apart (``launch_api.site_of``), once per node."""
+        k = id(call)
+        hit = self._sites.get(k)
+        if hit is None:
+            hit = self._sites[k] = (call, site_of(call))
+        return hit[1]
+
     def _evaluate(self, fn: Function, call: Node, ctx: _Context
                   ) -> list[tuple[Launch, tuple[tuple[str, int | str], ...]]]:
-        config = config_call(call)
-        if config is None:
+        site = self.site(call)
+        if site is None:
             return []
         span = self.w.span(call.extent)
         out: list[tuple[Launch, tuple[tuple[str, int | str], ...]]] = []
@@ -2565,16 +2740,15 @@ class HostLaunches:
             ex = _HostExecutor(self, fn, ctx, flowed)
             ex.site = call
             ex.facts = self.guard_facts(fn, call)
-            args = arguments(config)
-            dims = ex.block_dims(args[1]) if len(args) > 1 else None
-            targets = self.kernels_of(ex, call)
-            external = None if targets else self._declared_kernel(call)
+            dims = ex.site_dims(site)
+            targets = self.kernels_of(ex, site)
+            external = None if targets else self._declared_kernel(site)
             sets: dict[int, tuple[list[Shape], str | None] | None] = {}
             if external is not None:
                 # defined in another file: its launch shapes travel with this unit's
                 # launches, and ``link_launches`` hands them to the file defining it
                 shapes = expand_shape(dims, MAX_THREADS) if dims is not None else []
-                bounded = self._bounded(ex, args, dims, MAX_THREADS, span, sets)
+                bounded = self._bounded(ex, site.block, dims, MAX_THREADS, span, sets)
                 if bounded is not None:
                     out.extend((Launch(external, shape, span, bound=bounded[1]), ())
                                for shape in bounded[0])
@@ -2589,7 +2763,7 @@ class HostLaunches:
                     if env is not None and env.label is not None:
                         known = self.instantiations.setdefault(kernel.name, {})
                         if env.label not in known and len(known) >= MAX_POINTER_INSTANTIATIONS \
-                                and (ctx.limited or self._through_pointer(call)):
+                                and (ctx.limited or self._through_pointer(site)):
                             # a generic launcher handed hundreds of instantiations (ggml's
                             # ``ggml_cuda_kernel_launch``): the first ones only
                             self.capped[kernel.name] = self.capped.get(kernel.name, 0) + 1
@@ -2600,8 +2774,8 @@ class HostLaunches:
                         label = None
                 cap = self._cap(kernel, env)
                 shapes = expand_shape(dims, cap) if dims is not None else []
-                params = self._parameter_values(ex, call, kernel)
-                bounded = self._bounded(ex, args, dims, cap, span, sets)
+                params = self._parameter_values(ex, site, kernel)
+                bounded = self._bounded(ex, site.block, dims, cap, span, sets)
                 if bounded is not None:
                     # a run-time value the host code bounds: each shape of the set
                     out.extend((Launch(kernel.name, shape, span, label, bound=bounded[1]),
@@ -2614,19 +2788,20 @@ class HostLaunches:
                     out.append((Launch(kernel.name, shape, span, label), params))
         return out
 
-    def _bounded(self, ex: _HostExecutor, args: list[Node], dims: Dims | None, cap: int,
+    def _bounded(self, ex: _HostExecutor, block: Node | None, dims: Dims | None, cap: int,
                  span: Span, memo: dict[int, tuple[list[Shape], str | None] | None]
                  ) -> tuple[list[Shape], str | None] | None:
-        """The shapes of a launch whose block shape is not constant but bounded by the
-        host code to a finite set, with the note the model words the set with
+        """The shapes of a launch whose block shape ``block`` is not constant but bounded
+        by the host code to a finite set, with the note the model words the set with
         (``launch_sets``); None when a component is constant-free and unbounded, or
-        every component is known. By ``cap`` in ``memo`` (one launch, kernels with
-        different ``__launch_bounds__``)."""
-        if len(args) < 2 or (dims is not None and None not in dims):
+        every component is known, or the shape is no one expression (the driver's three
+        integers, ``cudaLaunchKernelEx``'s configuration). By ``cap`` in ``memo`` (one
+        launch, kernels with different ``__launch_bounds__``)."""
+        if block is None or (dims is not None and None not in dims):
             return None
         if cap not in memo:
             where = where_text(span.file, span.line)
-            b = strip(args[1])
+            b = strip(block)
             while b.kind in (N.CALL, N.FUNCTIONAL_CAST) and node_int_type(b) is None \
                     and len(b.expr_children()) == 1:
                 b = strip(b.expr_children()[0])  # dim3's copy constructor
@@ -2641,25 +2816,24 @@ class HostLaunches:
                 memo[cap] = describe(passed, cap, where)
                 return memo[cap]
             try:
-                memo[cap] = launch_set(self, ex, args[1], cap, where)
+                memo[cap] = launch_set(self, ex, block, cap, where)
             except RecursionError:
                 memo[cap] = None
         return memo[cap]
 
-    def _through_pointer(self, call: Node) -> bool:
+    @staticmethod
+    def _through_pointer(site: Site) -> bool:
         """Whether a launch starts the kernel a function-pointer variable or parameter
         holds."""
-        callee = self._callee(call)
-        ref = callee.referenced if callee is not None else None
+        ref = site.kernel.referenced if site.kernel is not None else None
         return ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL)
 
-    def _declared_kernel(self, call: Node) -> str | None:
+    def _declared_kernel(self, site: Site) -> str | None:
         """The name of the kernel a launch starts when this file only declares it
         (``extern "C" __global__ void k(float*);`` in ``main.cu``, defined in ``k.cu``):
         a plain ``__global__`` function, not a template (whose arguments the defining
         file would label its own way), with no definition here."""
-        callee = self._callee(call)
-        ref = callee.referenced if callee is not None else None
+        ref = site.kernel.referenced if site.kernel is not None else None
         if ref is None or ref.kind != K.FUNCTION_DECL or ref.is_definition():
             return None
         if ref.spelling in self.w.kernels_by_name:
@@ -2674,8 +2848,7 @@ class HostLaunches:
             return None
         return str(ref.spelling) or None
 
-    @staticmethod
-    def _parameter_values(ex: _HostExecutor, call: Node, kernel: Function
+    def _parameter_values(self, ex: _HostExecutor, site: Site, kernel: Function
                           ) -> tuple[tuple[str, int | str], ...]:
         """The kernel's integer parameters this launch passes as constants in its context
         (``const int Bc = 32``, a ``#define``, a literal, a known host parameter), or as
@@ -2683,11 +2856,10 @@ class HostLaunches:
         (``k<<<g, block>>>(..., block.x)``: ``blockDim.x``; NVIDIA's dwtHaar1D passes
         ``block_size.x`` as ``bdim``)."""
         out: list[tuple[str, int | str]] = []
-        config = config_call(call)
-        cargs = arguments(config) if config is not None else []
-        block = cargs[1] if len(cargs) > 1 else None
-        for a, p in zip(arguments(call), Executor.params(kernel), strict=False):
-            if node_int_type(p) is None or not p.spelling:
+        block = site.block
+        for a, p in zip(self.kernel_arguments(ex, site), Executor.params(kernel),
+                        strict=False):
+            if a is None or node_int_type(p) is None or not p.spelling:
                 continue
             v = ex.known(a)
             if v is not None:
@@ -2765,9 +2937,42 @@ class HostLaunches:
             self._max_threads[key] = got
         return got
 
-    def kernels_of(self, ex: _HostExecutor, call: Node) -> list[tuple[Function, Env | None]]:
+    def kernel_arguments(self, ex: _HostExecutor, site: Site) -> list[Node | None]:
+        """The expressions a launch passes the kernel, by position: the call's own, or
+        the objects a ``void *args[] = {&a, (void *)&b}`` array points to (None where an
+        element is another expression); [] when they are not known (an array that is
+        written after its initializer, a parameter)."""
+        if site.args is not None:
+            return list(site.args)
+        if site.arg_array is None or ex.fn is None:
+            return []
+        got = self._argument_array(ex.fn, site.arg_array)
+        return [] if got is None else list(got)
+
+    def _argument_array(self, fn: Function, n: Node) -> list[Node | None] | None:
+        a = strip(n)
+        ref = a.referenced if a.kind == N.DECL_REF else None
+        var = fn.vars.get(key_of(ref)) if ref is not None else None
+        init = self._array_init(fn, key_of(ref)) if ref is not None else None
+        if var is None or init is None or var.modified or var.writes:
+            return None
+        out: list[Node | None] = []
+        for e in init.expr_children():
+            x = strip(e)
+            while x.kind in CASTS and x.expr_children():
+                x = strip(x.expr_children()[-1])
+            if x.kind == N.UNARY and len(x.children) == 1 \
+                    and unary_operator_kind(x.cursor) == UO_ADDR_OF:
+                out.append(x.children[0])
+            else:
+                out.append(None)
+        return out
+
+    def kernels_of(self, ex: _HostExecutor, site: Site) -> list[tuple[Function, Env | None]]:
         """The kernels a launch may start, each with its template arguments if known."""
-        callee = self._callee(call)
+        if site.function is not None:
+            return self._module_kernels(ex, site.function)
+        callee = site.kernel
         if callee is None:
             return []
         ref = callee.referenced
@@ -2779,8 +2984,54 @@ class HostLaunches:
         kernel = self.w.kernels_by_name.get(name)
         if kernel is None:
             return []
-        return [(kernel, self.template_env(ex, callee, kernel, arguments(call))
-                 if kernel.template_params else None)]
+        return [(kernel, self.template_env(ex, callee, kernel, site.args) if kernel.template_params
+                 else None)]
+
+    def _module_kernels(self, ex: _HostExecutor, f: Node) -> list[tuple[Function, Env | None]]:
+        """The kernels of this unit a driver launch's ``CUfunction`` local may hold: each
+        ``cuModuleGetFunction(&f, module, "name")`` sets it, with a literal name that is
+        a (non-template) kernel's symbol. [] when anything else may set it (another
+        write, its address taken elsewhere, a name that is not a literal or not one of
+        this unit's kernels: a module built from other sources)."""
+        fn = ex.fn
+        ref = f.referenced if f.kind == N.DECL_REF else None
+        if fn is None or fn.body is None or ref is None or ref.kind != K.VAR_DECL:
+            return []
+        k = key_of(ref)
+        var = fn.vars.get(k)
+        if var is None or var.assigned or var.writes or var.init is not None:
+            return []
+        parents = self._parent_map(fn)
+        names: list[str] = []
+        for n in subtree(fn.body):
+            if n.kind != N.DECL_REF or n.referenced is None or key_of(n.referenced) != k:
+                continue
+            up = parents.get(id(n))
+            while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
+                up = parents.get(id(up))
+            if up is None or up.kind != N.UNARY \
+                    or unary_operator_kind(up.cursor) != UO_ADDR_OF:
+                continue  # read: ``f`` passed by value
+            call = parents.get(id(up))
+            while call is not None and call.kind in (N.UNEXPOSED, N.PAREN):
+                call = parents.get(id(call))
+            cargs = arguments(call) if call is not None and call.kind == N.CALL else []
+            if call is None or call.spelling != MODULE_GET_FUNCTION or len(cargs) != 3 \
+                    or unwrap(cargs[0]) is not n:
+                return []  # its address handed to something else
+            name = string_literal(cargs[2])
+            if name is None:
+                return []
+            names.append(name)
+        out: list[tuple[Function, Env | None]] = []
+        for name in dict.fromkeys(names):
+            kernel = next((kn for kn in self.w.functions
+                           if kn.is_kernel and not kn.template_params and kn.body is not None
+                           and mangled_name(kn.node.cursor) == name), None)
+            if kernel is None:
+                return []
+            out.append((kernel, None))
+        return out
 
     def _pointer_targets(self, ex: _HostExecutor, ref: ci.Cursor
                          ) -> list[tuple[Function, Env | None]]:
@@ -2833,6 +3084,9 @@ class HostLaunches:
             return out
         if n.kind == N.UNARY and n.children:
             return self._function_refs(ex, n.children[0], depth + 1)
+        if n.kind in CASTS and n.expr_children():
+            # ``const void *kp = (const void *)k;``
+            return self._function_refs(ex, n.expr_children()[-1], depth + 1)
         if n.kind == N.DECL_REF:
             ref = n.referenced
             if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL):

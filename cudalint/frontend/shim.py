@@ -572,6 +572,28 @@ __device__ void __pipeline_wait_prior(unsigned long prior);
 __device__ void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value);
 """
 
+#: The driver API functions that cudalint reads (a launch, the kernel a module names), with
+#: cuda.h's signatures; the generated ``__cudalint/cuda_driver.h`` has a stub that takes any
+#: arguments for every other one (``tools/gen_cudart_types.py`` leaves these out).
+DRIVER_API = r"""
+#ifdef __cplusplus
+extern "C" {
+#endif
+CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name);
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                        unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                        unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                        void** kernelParams, void** extra);
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                   unsigned int gridDimZ, unsigned int blockDimX,
+                                   unsigned int blockDimY, unsigned int blockDimZ,
+                                   unsigned int sharedMemBytes, CUstream hStream,
+                                   void** kernelParams);
+#ifdef __cplusplus
+}
+#endif
+"""
+
 #: Host-side runtime API that samples and applications call around their launches (the
 #: part the device runtime also offers is ``__host__ __device__``, for dynamic parallelism).
 _HOST_API = r"""
@@ -620,8 +642,11 @@ __host__ cudaError_t cudaMemcpyFromSymbol(void*, const void*, unsigned long,
                                           cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
 __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int*, const void*, int,
                                                                    unsigned long);
+__host__ cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, unsigned long,
+                                      cudaStream_t);
 __host__ cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**,
                                                  unsigned long, cudaStream_t);
+__host__ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t*, const void*, void**);
 }
 template <class T> __host__ cudaError_t cudaFuncSetAttribute(T* f, enum cudaFuncAttribute a,
                                                              int v) {
@@ -740,10 +765,19 @@ template <class T> __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiproc
 template <class T> __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int* numBlocks, T func, int blockSize, unsigned long dynamicSMemSize, unsigned int flags);
 template <class T> __host__ cudaError_t cudaLaunchKernel(
-    T* func, dim3 gridDim, dim3 blockDim, void** args, unsigned long sharedMem = 0,
+    const T* func, dim3 gridDim, dim3 blockDim, void** args, unsigned long sharedMem = 0,
     cudaStream_t stream = 0);
 template <class T> __host__ cudaError_t cudaLaunchCooperativeKernel(
-    T* func, dim3 gridDim, dim3 blockDim, void** args, unsigned long sharedMem = 0,
+    const T* func, dim3 gridDim, dim3 blockDim, void** args, unsigned long sharedMem = 0,
+    cudaStream_t stream = 0);
+/* Not in cuda_runtime.h: the kernel itself as the first argument, without the cast to
+   'const void*' (its 'const T*' does not take a function; GCC before 13 let it through,
+   and code in use relies on it). */
+template <class... A> __host__ cudaError_t cudaLaunchKernel(
+    void (*func)(A...), dim3 gridDim, dim3 blockDim, void** args, unsigned long sharedMem = 0,
+    cudaStream_t stream = 0);
+template <class... A> __host__ cudaError_t cudaLaunchCooperativeKernel(
+    void (*func)(A...), dim3 gridDim, dim3 blockDim, void** args, unsigned long sharedMem = 0,
     cudaStream_t stream = 0);
 template <class... ExpTypes, class... ActTypes> __host__ cudaError_t cudaLaunchKernelEx(
     const cudaLaunchConfig_t* config, void (*kernel)(ExpTypes...), ActTypes&&... args);
@@ -1086,7 +1120,8 @@ __device__ void memcpy_async(const Group& g, T* dst, const T* src, aligned_size_
     "cuda/barrier": '#pragma once\n#include <cuda/pipeline>\n',
     # The driver API: its types, enums and function names (generated; see the file).
     "cuda.h": "#pragma once\n#define __cuda_cuda_h__\n#ifndef CUDA_VERSION\n"
-              "#define CUDA_VERSION CUDART_VERSION\n#endif\n#include <__cudalint/cuda_driver.h>\n",
+              "#define CUDA_VERSION CUDART_VERSION\n#endif\n#include <__cudalint/cuda_driver.h>\n"
+              + DRIVER_API,
     "mma.h": r"""
 #pragma once
 namespace nvcuda { namespace wmma {
