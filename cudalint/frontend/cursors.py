@@ -303,10 +303,13 @@ class Var:
     assigned: bool = False
     loop_var: bool = False
     address_taken: bool = False
+    #: An output operand of an ``asm`` statement (``"+r"(v)``, ``"=r"(v)``): written by
+    #: instructions the source does not spell as C.
+    asm_written: bool = False
 
     @property
     def modified(self) -> bool:
-        return self.assigned or self.address_taken or self.loop_var
+        return self.assigned or self.address_taken or self.loop_var or self.asm_written
 
 
 @dataclass

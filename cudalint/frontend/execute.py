@@ -259,6 +259,51 @@ def asm_parts(cursor: ci.Cursor) -> tuple[str, int, int] | None:
         return None
 
 
+def asm_output_constraints(cursor: ci.Cursor, count: int) -> list[str] | None:
+    """The constraint strings of an ``asm`` statement's ``count`` outputs (``"+r"``,
+    ``"=r"``), or None where this libclang cannot say."""
+    if not _asm_api:
+        _asm_api.append(_register_asm_api())
+    if not _asm_api[0]:
+        return None
+    lib = ci.conf.lib
+    try:
+        get = lib.clang_Cursor_getGCCAssemblyOutput
+        get.argtypes = [ci.Cursor, ctypes.c_uint, ctypes.POINTER(ci._CXString),
+                        ctypes.POINTER(ci.Cursor)]
+        get.restype = ctypes.c_uint
+        out: list[str] = []
+        for i in range(count):
+            text, expr = ci._CXString(), ci.Cursor()
+            if not get(cursor, i, ctypes.byref(text), ctypes.byref(expr)):
+                return None
+            out.append(ci._CXString.from_result(text))
+        return out
+    except Exception:  # an older libclang
+        return None
+
+
+#: One PTX integer instruction of the forms cudalint follows in ``asm`` (:meth:`Executor.
+#: asm_result`): ``mov``/``add``/``sub``/``xor``/``and``/``or``/``shl``/``shr`` of 32- or
+#: 64-bit integers, into an operand, from operands and immediates.
+_PTX_ARITH = re.compile(
+    r"^(mov|add|sub|xor|and|or|shl|shr)\.([bsu])(32|64)\s+[%$](\d+)\s*,\s*([^,\s]+)"
+    r"(?:\s*,\s*([^,\s]+))?$")
+_PTX_IMMEDIATE = re.compile(r"^(-?)(0[xX][0-9a-fA-F]+|\d+)[uU]?$")
+_PTX_ARITH_OPS: dict[str, BinaryOp] = {
+    "add": "+", "sub": "-", "xor": "^", "and": "&", "or": "|", "shl": "<<", "shr": ">>"}
+
+
+def asm_outputs(n: Node) -> list[Node]:
+    """The operands an ``asm`` statement writes (``"=r"(v)``, ``"+r"(v)``); every operand
+    where this libclang cannot tell outputs from inputs."""
+    operands = n.expr_children()
+    parts = asm_parts(n.cursor)
+    if parts is None or parts[1] + parts[2] != len(operands):
+        return operands
+    return operands[:parts[1]]
+
+
 def asm_template_text(source: str) -> str:
     """The template of ``asm("..." "..." : ...)`` read from its source text: the string
     literals before the first ``:`` outside them (escapes left as written)."""
@@ -2279,8 +2324,8 @@ class Executor:
                 or out_ref.kind != K.VAR_DECL:
             return None
         out_var = target.vars.get(key_of(out_ref))
-        if out_var is None or out_var.modified:
-            return None
+        if out_var is None or out_var.assigned or out_var.address_taken or out_var.loop_var:
+            return None  # written by that asm (the one statement besides declarations) only
         arg = _uncast(operands[source])
         ref = arg.referenced if arg.kind == N.DECL_REF else None
         if ref is None:
@@ -2316,6 +2361,8 @@ class Executor:
                 # written after its declaration: the recorded value may be old, unless
                 # every write switches buffers (``addr ^= 0x2000``)
                 return self.switched_address(k, var)
+            if var is not None and var.asm_written and self.asm_stale(k, s):
+                return None  # an ``asm`` in its loop changes it on every pass
             return self.shared_addrs.get(k)
         operands: list[Node] = []
         op = ""
@@ -2393,6 +2440,9 @@ class Executor:
         why: str | None = None
         writes: list[Node] = []
         for n in self._subtree(body):
+            if n.kind == N.ASM and any((g := self.local(o)) is not None and g[0] == k
+                                       for o in asm_outputs(n)):
+                return ""  # an ``asm`` writes it: no switch cudalint reads
             target = self._write_target(n)
             t = strip(target) if target is not None else None
             if t is not None and t.kind == N.CONDITIONAL and len(t.children) == 3:
@@ -2781,6 +2831,12 @@ class Executor:
         return out
 
     def _collect_writes(self, n: Node, out: set[int]) -> None:
+        if n.kind == N.ASM:
+            # an output operand (``"+r"(addr)``): the instructions write it
+            for o in asm_outputs(n):
+                got = self.local(o)
+                if got is not None:
+                    out.add(got[0])
         target = self._write_target(n)
         if target is not None:
             t = strip(target)
@@ -4466,17 +4522,24 @@ class Executor:
         traced = self.asm_instructions(n, template, operands)
         if traced is None and _SHARED_ASM.search(template) is not None:
             self.asm_untraced(n, template)
-        for ch in operands[:max(n_out, 0)]:
+        written = operands[:n_out] if n_out >= 0 else asm_outputs(n)
+        results = self.asm_results(n, template, operands, n_out)
+        for i, ch in enumerate(written):
             got = self.local(ch)  # an output: the asm writes the local
             if got is not None:
                 it = self.itype(got[2].type)
-                self.set_value(got[0], None if it is None else _about(
+                value, addr = results.get(i, (None, None))
+                self.set_value(got[0], None if it is None else value or _about(
                     OpaqueKind.VARIABLE, got[1].name, "is written by inline asm", THREAD_SYMS,
                     it))
-                self.shared_addrs.pop(got[0], None)
+                if addr is not None:
+                    self.shared_addrs[got[0]] = addr
+                else:
+                    self.shared_addrs.pop(got[0], None)
         source = _cvta_source(n, operands) if n_out == 1 else None
         got = self.local(operands[0]) if source is not None else None
-        if source is not None and got is not None and not got[1].modified \
+        if source is not None and got is not None and not (
+                got[1].assigned or got[1].address_taken or got[1].loop_var) \
                 and self.asm_writers(got[0]) == 1:
             # ``asm("{...cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a;}" : "=r"(addr) :
             # "l"(p))``: addr is p's shared-window address, as __cvta_generic_to_shared's
@@ -4486,6 +4549,107 @@ class Executor:
                                                 self.scalar(p.pointee), p.unknown)
                 self.addr_guards[got[0]] = self.guards
         self.new_region()
+
+    def asm_results(self, n: Node, template: str, operands: list[Node], n_out: int,
+                    ) -> dict[int, tuple[Expr | None, Ptr | None]]:
+        """The values an ``asm`` statement of one integer instruction (:data:`_PTX_ARITH`:
+        ``add.u32 %0, %0, 128``, ``mov.b32 %0, %1``) leaves in its output: (its value,
+        the shared-window address it holds), by output; an output it does not name, or
+        one of another instruction, is not here (the caller makes it unknown). An
+        operand read is an input, a ``"+r"`` output (its value before), or an immediate.
+        The address is followed only where the statement runs once in its function (at
+        the top of the body, in no loop, branch or ``goto`` loop), as a local's address
+        is kept once for the whole function (:meth:`shared_address`)."""
+        body = [x for x in re.split(r"[;\n]", template.replace("{", ";").replace("}", ";"))
+                if x.strip()]
+        m = _PTX_ARITH.match(body[0].strip()) if len(body) == 1 and n_out > 0 else None
+        if m is None:
+            return {}
+        op, sign, bits, dest = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
+        srcs = [x for x in (m.group(5), m.group(6)) if x is not None]
+        if dest >= n_out or len(srcs) != (1 if op == "mov" else 2):
+            return {}
+        constraints = asm_output_constraints(n.cursor, n_out)
+        got = self.local(operands[dest])
+        it = self.itype(got[2].type) if got is not None else None
+        if constraints is None or it is None or it.bits != bits or (
+                op == "shr" and (sign == "s") != it.signed):
+            return {}
+        values: list[Expr] = []
+        addrs: list[Ptr | None] = []
+        for src in srcs:
+            imm = _PTX_IMMEDIATE.match(src)
+            if imm is not None:
+                values.append(Const((-1 if imm.group(1) else 1) * int(imm.group(2), 0), it))
+                addrs.append(None)
+                continue
+            ref = re.fullmatch(r"[%$](\d+)", src)
+            i = int(ref.group(1)) if ref is not None else -1
+            if not 0 <= i < len(operands) or (i < n_out and not constraints[i].startswith("+")):
+                return {}  # a register of its own, or an output it has not set
+            if node_int_type(operands[i]) is None:
+                return {}
+            values.append(self.expr(operands[i]))
+            addrs.append(self.shared_address(operands[i]))
+        value: Expr = values[0] if op == "mov" else fold(
+            Binary(_PTX_ARITH_OPS[op], values[0], values[1], it))
+        value = self._as(value, it)
+        addr: Ptr | None = None
+        fn = self.fn
+        once = fn is not None and fn.body is not None and any(
+            ch is n for ch in fn.body.children) and not self.in_cycle(n, fn.body)
+        if once and op == "mov":
+            addr = addrs[0]
+        elif once and op in ("add", "sub") and addrs[0] is not None and addrs[1] is None:
+            p = addrs[0]
+            step = self._long(values[1])
+            addr = Ptr(p.array, p.decl, _plus(p.offset, step, _PTX_ARITH_OPS[op]), p.pointee,
+                       self.switched_step(p.switched, p.offset, step, p.unknown), p.switched)
+        elif once and op == "add" and addrs[1] is not None and addrs[0] is None:
+            p = addrs[1]
+            step = self._long(values[0])
+            addr = Ptr(p.array, p.decl, _plus(p.offset, step), p.pointee,
+                       self.switched_step(p.switched, p.offset, step, p.unknown), p.switched)
+        return {dest: (value, addr)}
+
+    def cycles(self, body: Node) -> list[tuple[int, int]]:
+        """The source spans under ``body`` that may run more than once: loops, and the
+        stretch from a label to a ``goto`` after it."""
+        hit = self.body_facts.get(("cycles", id(body)))
+        if hit is not None and hit[0] is body:
+            return cast(list[tuple[int, int]], hit[1])
+        nodes = self._subtree(body)
+        spans = [(int(x.extent.start.offset), int(x.extent.end.offset)) for x in nodes
+                 if x.kind in LOOPS]
+        labels = [int(x.extent.start.offset) for x in nodes if x.kind == N.LABEL]
+        for g in nodes:
+            if g.kind == N.GOTO:
+                spans.extend((lo, int(g.extent.end.offset)) for lo in labels
+                             if lo < int(g.extent.start.offset))
+        self.body_facts[("cycles", id(body))] = (body, spans)
+        return spans
+
+    def in_cycle(self, n: Node, body: Node, other: Node | None = None) -> bool:
+        """Whether ``n`` (and ``other`` with it) lies in one of :meth:`cycles`."""
+        a = int(n.extent.start.offset)
+        b = a if other is None else int(other.extent.start.offset)
+        return any(lo <= a <= hi and lo <= b <= hi for lo, hi in self.cycles(body))
+
+    def asm_stale(self, k: int, read: Node) -> bool:
+        """Whether the shared-window address kept for the local ``k`` may be stale at
+        ``read``: an ``asm`` that writes ``k`` (other than the one that makes it,
+        :func:`_cvta_source`) shares a loop or ``goto`` loop with it, so a later pass reads
+        what that ``asm`` left."""
+        fn = self.fn
+        if fn is None or fn.body is None:
+            return False
+        for w in self.body_asms(fn.body):
+            if _cvta_source(w, w.expr_children()) is not None:
+                continue
+            if any((g := self.local(o)) is not None and g[0] == k for o in asm_outputs(w)) \
+                    and self.in_cycle(w, fn.body, read):
+                return True
+        return False
 
     def asm_instructions(self, n: Node, template: str, operands: list[Node]) -> int | None:
         """Emit the shared accesses of the PTX instructions in ``template``; how many, or

@@ -59,7 +59,7 @@ from cudalint.frontend.cursors import (
     split_top_level,
     strip,
 )
-from cudalint.frontend.execute import Executor, call_name, fn_key
+from cudalint.frontend.execute import Executor, asm_outputs, call_name, fn_key
 from cudalint.frontend.host import (
     CONFIG_FUNCTIONS,
     MAX_POINTER_INSTANTIATIONS,
@@ -67,7 +67,6 @@ from cudalint.frontend.host import (
     HostLaunches,
     _Context,
 )
-from cudalint.frontend.launch_api import api_launch, launches_text
 from cudalint.frontend.reuse import (
     CALLS_KEPT,
     CONTEXTS_KEPT,
@@ -275,8 +274,7 @@ class _Words:
         for text in walker.project_texts():
             found = (macro_cache or {}).get(text)
             if found is None:
-                found = [(m.group(1), frozenset(_WORD.findall(m.group(2))),
-                          launches_text(m.group(2)))
+                found = [(m.group(1), frozenset(_WORD.findall(m.group(2))), "<<<" in m.group(2))
                          for m in _MACRO.finditer(text)]
             self.macro_cache[text] = found
             for name, used, launches in found:
@@ -311,13 +309,11 @@ class _Words:
         return got
 
     def may_launch(self, fn: Function) -> bool:
-        """Whether ``fn``'s text can hold a launch: ``<<<`` or a launch function's name
-        (``launch_api.LAUNCH_TEXT``), in it or in a macro it expands
-        (``Walker.scan_function`` finds launches by the call ``<<<`` makes, and the calls
-        of the launch functions)."""
+        """Whether ``fn``'s text can hold a launch: ``<<<``, in it or in a macro it
+        expands (``Walker.scan_function`` finds launches by the call ``<<<`` makes)."""
         ext = fn.node.extent
         raw = self.w.bytes_at(ext.start)[int(ext.start.offset):int(ext.end.offset)]
-        return launches_text(raw) or not self.launching.isdisjoint(self.words(fn))
+        return b"<<<" in raw or not self.launching.isdisjoint(self.words(fn))
 
     def kept(self) -> dict[bytes, frozenset[str]]:
         """The words of this walk's functions, for the next walk."""
@@ -1991,12 +1987,12 @@ class _Scanner:
         self.fn = fn
 
     def mark_write(self, target: Node, rhs: Node | None, loop: int,
-                   address: bool = False) -> None:
+                   address: bool = False, asm: bool = False) -> None:
         t = strip(target)
         if t.kind == N.CONDITIONAL and len(t.children) == 3:
             # ``(c ? x : y) = v`` writes one of the two
             for arm in t.children[1:]:
-                self.mark_write(arm, rhs, loop, address)
+                self.mark_write(arm, rhs, loop, address, asm)
             return
         while t.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT):
             children = t.children
@@ -2016,6 +2012,8 @@ class _Scanner:
             return
         if address:
             var.address_taken = True
+        elif asm:
+            var.asm_written = True
         else:
             var.assigned = True
         if rhs is not None:
@@ -2043,7 +2041,7 @@ class _Scanner:
                     self.mark_write(children[0], children[-1] if len(children) > 2 else None,
                                     loop)
             elif any(ch.kind == N.CALL and ch.spelling in CONFIG_FUNCTIONS
-                     for ch in children) or api_launch(c) is not None:
+                     for ch in children):
                 self.fn.launches.append(c)
             else:
                 ref = c.referenced
@@ -2062,6 +2060,9 @@ class _Scanner:
         elif kind == N.VAR_DECL:
             self.var_decl(c, children, loop)
             return
+        elif kind == N.ASM:
+            for out in asm_outputs(c):
+                self.mark_write(out, None, loop, asm=True)
         elif kind in LOOPS:
             for ch in children:
                 if kind == N.FOR and ch.kind == N.DECL_STMT:
