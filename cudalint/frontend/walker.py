@@ -67,6 +67,7 @@ from cudalint.frontend.host import (
     HostLaunches,
     _Context,
 )
+from cudalint.frontend.launch_api import api_launch, launches_text
 from cudalint.frontend.reuse import (
     CALLS_KEPT,
     CONTEXTS_KEPT,
@@ -274,7 +275,8 @@ class _Words:
         for text in walker.project_texts():
             found = (macro_cache or {}).get(text)
             if found is None:
-                found = [(m.group(1), frozenset(_WORD.findall(m.group(2))), "<<<" in m.group(2))
+                found = [(m.group(1), frozenset(_WORD.findall(m.group(2))),
+                          launches_text(m.group(2)))
                          for m in _MACRO.finditer(text)]
             self.macro_cache[text] = found
             for name, used, launches in found:
@@ -309,11 +311,13 @@ class _Words:
         return got
 
     def may_launch(self, fn: Function) -> bool:
-        """Whether ``fn``'s text can hold a launch: ``<<<``, in it or in a macro it
-        expands (``Walker.scan_function`` finds launches by the call ``<<<`` makes)."""
+        """Whether ``fn``'s text can hold a launch: ``<<<`` or a launch function's name
+        (``launch_api.LAUNCH_TEXT``), in it or in a macro it expands
+        (``Walker.scan_function`` finds launches by the call ``<<<`` makes, and the calls
+        of the launch functions)."""
         ext = fn.node.extent
         raw = self.w.bytes_at(ext.start)[int(ext.start.offset):int(ext.end.offset)]
-        return b"<<<" in raw or not self.launching.isdisjoint(self.words(fn))
+        return launches_text(raw) or not self.launching.isdisjoint(self.words(fn))
 
     def kept(self) -> dict[bytes, frozenset[str]]:
         """The words of this walk's functions, for the next walk."""
@@ -2041,7 +2045,7 @@ class _Scanner:
                     self.mark_write(children[0], children[-1] if len(children) > 2 else None,
                                     loop)
             elif any(ch.kind == N.CALL and ch.spelling in CONFIG_FUNCTIONS
-                     for ch in children):
+                     for ch in children) or api_launch(c) is not None:
                 self.fn.launches.append(c)
             else:
                 ref = c.referenced
