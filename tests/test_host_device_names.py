@@ -33,8 +33,16 @@ from cudalint.options import Options
         "#include <ATen/cuda/CUDAContext.h>\n"
         "void f(float* a) { TORCH_CUDABLAS_CHECK(cublasSetStream("
         "at::cuda::getCurrentCUDABlasHandle(), 0)); AT_CUDA_CHECK(cudaFree(a)); }",
+        # cuda_fp16.h / cuda_bf16.h conversions with every rounding, rounded arithmetic,
+        # comparison masks (DeepSpeed's conversion_utils.h)
+        "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+        "__device__ unsigned long long f(__half h, __nv_bfloat16 b, __half2 p,"
+        " __nv_bfloat162 q) { return __half2ull_rn(h) + __bfloat162ll_rz(b)"
+        " + __half2char_rz(h) + __heq2_mask(p, p) + __hlt2_mask(q, q)"
+        " + (unsigned long long)__half2float(__hmul_rn(h, __ull2half_rd(3ull)))"
+        " + (unsigned long long)__bfloat162float(__double2bfloat16(1.0)); }",
     ],
-    ids=["math-host-device", "c10-half-compare", "aten-cuda-context"],
+    ids=["math-host-device", "c10-half-compare", "aten-cuda-context", "fp16-conversions"],
 )
 def test_parses_as_nvcc_does(tmp_path: pathlib.Path, use: str) -> None:
     src = tmp_path / "unit.cu"

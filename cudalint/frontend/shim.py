@@ -9,6 +9,8 @@ because element sizes decide bank conflicts.
 
 from __future__ import annotations
 
+import re
+
 #: Virtual paths (they never exist on disk; clang sees them as unsaved files).
 SHIM_DIR = "/__cudalint__"
 SHIM_PATH = SHIM_DIR + "/cudalint_cuda_shim.h"
@@ -937,6 +939,44 @@ def _legacy_shuffles() -> str:
     return "\n".join(out) + "\n"
 
 
+
+#: C types of the short names in cuda_fp16.h's and cuda_bf16.h's conversions.
+_CONV_TYPES = {"char": "signed char", "uchar": "unsigned char", "short": "short",
+               "ushort": "unsigned short", "int": "int", "uint": "unsigned int",
+               "ll": "long long", "ull": "unsigned long long"}
+
+
+def _half_conversions() -> str:
+    """The rest of cuda_fp16.h's and cuda_bf16.h's conversions, roundings and masks that
+    :func:`_half_functions` leaves out (DeepSpeed's ``__half2ull_rn``): host and device,
+    as CUDA 12's headers declare most of them."""
+    have = set(re.findall(r"\b(__\w+)\s*\(", _half_functions()))
+    out: list[str] = []
+
+    def add(ret: str, name: str, params: str) -> None:
+        if name not in have:
+            have.add(name)
+            out.append(f"__host__ __device__ {ret} {name}({params});")
+
+    for h, t in (("half", "__half"), ("bfloat16", "__nv_bfloat16")):
+        for short, c in _CONV_TYPES.items():
+            # 8-bit conversions come rounded toward zero only
+            for r in ("rz",) if short in ("char", "uchar") else ("rn", "rz", "rd", "ru"):
+                add(c, f"__{h}2{short}_{r}", t)
+                if short not in ("char", "uchar"):
+                    add(t, f"__{short}2{h}_{r}", c)
+    add("__nv_bfloat16", "__double2bfloat16", "double")
+    for r in ("rd", "ru", "rz"):
+        add("__nv_bfloat16", f"__float2bfloat16_{r}", "float")
+    for t, t2 in (("__half", "__half2"), ("__nv_bfloat16", "__nv_bfloat162")):
+        for f in ("add", "sub", "mul"):
+            out.append(f"__device__ {t} __h{f}_rn({t} a, {t} b);")
+            out.append(f"__device__ {t2} __h{f}2_rn({t2} a, {t2} b);")
+        for f in ("eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu"):
+            out.append(f"__device__ unsigned __h{f}2_mask({t2} a, {t2} b);")
+    return "\n".join(out) + "\n"
+
+
 def _build() -> str:
     return (
         _PRELUDE
@@ -949,6 +989,7 @@ def _build() -> str:
         + _FUNCTIONS
         + _rounding_intrinsics()
         + _half_functions()
+        + _half_conversions()
         + _HOST_API
     )
 
