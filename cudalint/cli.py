@@ -507,13 +507,7 @@ def _shim_copy() -> str | None:
 
 def _log_tasks(log: Callable[[str], None], tasks: Sequence[FileTask],
                codes: dict[str, frozenset[str]]) -> None:
-    """``-v``: per file, the settings in effect and the exact clang command line."""
-    import shlex
-
-    from cudalint.frontend.parse import command_line
-
-    shim_dir: str | None = None
-    shim_said = False
+    """``-v``, before the analysis: per file, the settings in effect."""
     for task in tasks:
         if task.error is not None:
             continue
@@ -527,12 +521,30 @@ def _log_tasks(log: Callable[[str], None], tasks: Sequence[FileTask],
         rules = ",".join(sorted(codes.get(task.path, frozenset()))) or "none"
         log(f"{task.path}: arch {o.arch}, bank mode {modes}, block shape {shape}, "
             f"std {o.std}, timeout {timeout}, rules {rules}")
+
+
+def _log_commands(log: Callable[[str], None], tasks: Sequence[FileTask],
+                  reports: Sequence[FileReport]) -> None:
+    """``-v``, after the analysis: per file, the exact clang command line it was parsed
+    with (with ``-fgpu-rdc`` where the file launches kernels from device code, which
+    only its parse tells: ``TranslationUnit.rdc``)."""
+    import shlex
+
+    from cudalint.frontend.parse import command_line
+
+    rdc = {r.path for r in reports if r.unit is not None and r.unit.rdc}
+    shim_dir: str | None = None
+    shim_said = False
+    for task in tasks:
+        if task.error is not None:
+            continue
         if not shim_said:
             shim_said = True
             shim_dir = _shim_copy()
             if shim_dir is not None:
                 log(f"cudalint's shim headers (in memory when analyzing) copied to {shim_dir}")
-        log(f"{task.path}: {shlex.join(command_line(task.path, o, shim_dir))}")
+        argv = command_line(task.path, task.options, shim_dir, rdc=task.path in rdc)
+        log(f"{task.path}: {shlex.join(argv)}")
 
 
 def _bank_modes(options: Options) -> tuple[int, ...]:
@@ -747,6 +759,7 @@ def _analyse(args: argparse.Namespace, settings: CliSettings
         if progress is not None:
             progress.clear()
     if log is not None:
+        _log_commands(log, tasks, reports)
         for report in reports:
             if report.covered_by is not None:
                 log(f"{report.path}: analysed as part of {report.covered_by}, which includes "

@@ -493,6 +493,9 @@ class TranslationUnit:
     #: The project files (not system headers) the unit includes, directly or not, as
     #: absolute paths: their code is analysed as part of this unit.
     includes: tuple[str, ...] = ()
+    #: Parsed with ``-fgpu-rdc`` (it launches kernels from device code; see
+    #: ``frontend.parse.RDC``): the clang command ``-v`` prints is that one.
+    rdc: bool = False
 
     def array(self, key: str) -> SharedArray:
         for a in self.arrays:

@@ -5,7 +5,10 @@ of generic lambdas in host code). Both in a run and in the editor's kept documen
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
+
+import pytest
 
 from cudalint.frontend import parse
 from cudalint.options import Options
@@ -48,3 +51,25 @@ def test_other_files_are_parsed_without_rdc(tmp_path: Path) -> None:
     assert not doc._rdc and doc._args is not None and parse.RDC not in doc._args
     assert parse.RDC not in parse.clang_args(Options())
     assert parse.RDC in parse.clang_args(Options(), rdc=True)
+
+
+def test_verbose_prints_the_command_the_file_was_parsed_with(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``-v``: the clang line of a file parsed again with -fgpu-rdc has it (the one its
+    unit came from, not the first parse's); another file's has not."""
+    from cudalint.cli import main
+
+    plain = tmp_path / "plain.cu"
+    plain.write_text(PLAIN)
+    dynamic = str(FIXTURES / "dynamic_parallelism.cu")
+    main(["-v", "--no-cache", "--exit-zero", "-q", dynamic, str(plain)])
+    lines = [ln.removeprefix("cudalint: ") for ln in capsys.readouterr().err.splitlines()]
+    commands = {}
+    for ln in lines:
+        path, _, rest = ln.partition(": ")
+        if rest.startswith("clang "):
+            commands[path] = shlex.split(rest)
+    assert parse.RDC in commands[dynamic]
+    assert parse.RDC not in commands[str(plain)]
+    assert commands[dynamic][-1] == dynamic and "-fsyntax-only" in commands[dynamic]

@@ -8,6 +8,7 @@ leaves the package.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import os
 import re
@@ -567,9 +568,11 @@ def parse_file(path: str, options: Options, contents: bytes | None = None,
     args = clang_args(options)
     if options.cuda_path is None:
         args = _with_precompiled_shim(args)
+    rdc = False
     try:
         tu = index.parse(path, args=args, unsaved_files=unsaved, options=PARSE_KEEP_GOING)
         if _needs_rdc(tu):
+            rdc = True
             args = clang_args(options, rdc=True)
             if options.cuda_path is None:
                 args = _with_precompiled_shim(args)
@@ -579,6 +582,8 @@ def parse_file(path: str, options: Options, contents: bytes | None = None,
     notes = _diagnostic_notes(tu, path, options)
     unit = walk_translation_unit(tu, path, source, notes, options.defines, options.arch,
                                  lazy=lazy_walk(options))
+    if rdc:
+        unit = dataclasses.replace(unit, rdc=True)
     if cache_dir is not None:
         with contextlib.suppress(Exception):  # a cache that fails is no cache
             _cache.store(cache_dir, entry, unit, path, options, started)
@@ -748,8 +753,9 @@ class ParsedDocument:
             walked = tu
         unit_tu = cast(ci.TranslationUnit, walked)
         notes = _diagnostic_notes(unit_tu, self.path, options)
-        return walk_translation_unit(unit_tu, self.path, source, notes, options.defines,
+        unit = walk_translation_unit(unit_tu, self.path, source, notes, options.defines,
                                      options.arch, reuse=self.walks)
+        return dataclasses.replace(unit, rdc=True) if self._rdc else unit
 
     def close(self) -> None:
         """Free the translation unit (the next :meth:`parse` parses from scratch)."""
@@ -804,8 +810,11 @@ def keep_documents(limit: int | None = 8) -> DocumentStore | None:
 # --- ``-v``: the command line a user can run (issue 13, item 5) ----------------------------
 
 
-def command_line(path: str, options: Options, shim_dir: str | None = None) -> list[str]:
-    """The clang command that parses ``path`` as :func:`parse_file` does, for ``-v``.
+def command_line(path: str, options: Options, shim_dir: str | None = None,
+                 rdc: bool = False) -> list[str]:
+    """The clang command that parses ``path`` as :func:`parse_file` does, for ``-v``
+    (``rdc``: the one with ``RDC``, which a file that launches kernels from device code is
+    parsed with, ``TranslationUnit.rdc``).
 
     ``clang_args`` plus what libclang-ng appends by itself (its resource directory, and
     its bundled libc++ when no ``-isystem`` is given), then ``-fsyntax-only`` and the
@@ -813,7 +822,7 @@ def command_line(path: str, options: Options, shim_dir: str | None = None) -> li
     precompiled header). The shim's files are virtual; with ``shim_dir`` (see
     :func:`write_shim`) they are named at their copies there, so the line runs as is.
     """
-    args = clang_args(options)
+    args = clang_args(options, rdc=rdc)
     config = ci.Config
     resource_dir = getattr(config, "resource_dir", None)
     if (isinstance(resource_dir, str) and os.path.isdir(resource_dir)
