@@ -41,8 +41,25 @@ from cudalint.options import Options
         " + __half2char_rz(h) + __heq2_mask(p, p) + __hlt2_mask(q, q)"
         " + (unsigned long long)__half2float(__hmul_rn(h, __ull2half_rd(3ull)))"
         " + (unsigned long long)__bfloat162float(__double2bfloat16(1.0)); }",
+        # DeepSpeed's lamb and cuBLAS wrappers: torch/version.h, ATen/TensorUtils.h,
+        # IndexUtils.cuh, the deprecated Tensor::type(), a coalesced group's shuffles
+        "#include <torch/version.h>\n#include <ATen/TensorUtils.h>\n"
+        "#include <ATen/cuda/detail/IndexUtils.cuh>\n#include <cooperative_groups.h>\n"
+        'static_assert(TORCH_VERSION_MAJOR >= 2, "");\n'
+        'bool f(const at::Tensor& p) { at::TensorArg a(p, "p", 1);'
+        ' at::checkAllSameGPU("f", {a, a});'
+        " return p.type().scalarType() == at::ScalarType::Float"
+        " && at::cuda::detail::canUse32BitIndexMath(p); }\n"
+        "__device__ float g(float v) { auto c = cooperative_groups::coalesced_threads();"
+        " return c.shfl_down(v, 1) + c.shfl_up(v, 1) + c.any(1) + c.meta_group_rank(); }",
     ],
-    ids=["math-host-device", "c10-half-compare", "aten-cuda-context", "fp16-conversions"],
+    ids=[
+        "math-host-device",
+        "c10-half-compare",
+        "aten-cuda-context",
+        "fp16-conversions",
+        "deepspeed-lamb",
+    ],
 )
 def test_parses_as_nvcc_does(tmp_path: pathlib.Path, use: str) -> None:
     src = tmp_path / "unit.cu"

@@ -1554,6 +1554,11 @@ class Executor:
                             and node_int_type(ops[0]) is not None:
                         p = self.ptr_value(ops[1])
                         return None if p is None else self.advance(p, self.expr(ops[0]), "+")
+                    if not arrays[0] and node_int_type(ops[1]) is not None:
+                        # ``SharedMemory<T>() + n``: the class converts to its pointer
+                        p = self.conversion_ptr(strip(ops[0]))
+                        return None if p is None else self.advance(
+                            p, self.expr(ops[1]), BINARY_OPS[oper.op])
             return self.conversion_ptr(n)
         return None
 
@@ -1573,12 +1578,16 @@ class Executor:
                          if ch.kind == K.TEMPLATE_REF.value), None)
             if tmpl is None or tmpl.kind != K.CLASS_TEMPLATE:
                 return None
-            convs = [ch for ch in tmpl.get_children() if ch.kind == K.CONVERSION_FUNCTION
+            env = self.class_env(n, tmpl)
+            owner = self.specialization_for(tmpl, env)
+            if owner is None:
+                return None
+            if owner is not tmpl:
+                env = Env()  # apex's and DeepSpeed's ``SharedMemory<float>``: its own
+            convs = [ch for ch in owner.get_children() if ch.kind == K.CONVERSION_FUNCTION
                      and ty.is_pointer_result(ch)]
             convs.sort(key=lambda ch: ty.points_to_const(ch.result_type))
             conv = convs[0] if convs else None
-            if conv is not None:
-                env = self.class_env(n, tmpl)
         if conv is None:
             return None
         fn = self.member_function(conv)
@@ -1593,6 +1602,32 @@ class Executor:
             del self.accesses[n_acc:]
             del self.w.notes[notes:]
             self.order = order
+
+    def specialization_for(self, tmpl: ci.Cursor, env: Env) -> ci.Cursor | None:
+        """The class that ``tmpl<args>`` (``env``) names: the explicit specialization
+        whose arguments are those, else the template itself; None where that cannot be
+        told (an argument not known, a partial specialization)."""
+        specs = self.specializations(tmpl)
+        if not specs:
+            return tmpl
+        if any(s.kind == K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION for s in specs):
+            return None
+        params = [ch for ch in tmpl.get_children() if ch.kind in (
+            K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER,
+            K.TEMPLATE_TEMPLATE_PARAMETER)]
+        if any(p.kind == K.TEMPLATE_TEMPLATE_PARAMETER for p in params) \
+                or len(env.types) + len(env.values) != len(params):
+            return None
+        matches: list[ci.Cursor] = []
+        for spec in specs:
+            same = self.same_arguments(spec, params, env)
+            if same is None:
+                return None
+            if same:
+                matches.append(spec)
+        if len(matches) > 1:
+            return None
+        return matches[0] if matches else tmpl
 
     def class_env(self, n: Node, tmpl: ci.Cursor) -> Env:
         """The template arguments ``Cls<A, B>`` names, read with the caller's own."""

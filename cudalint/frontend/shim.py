@@ -1032,8 +1032,16 @@ class coalesced_group : public thread_group {
   __device__ unsigned int size() const;
   __device__ unsigned int num_threads() const;
   __device__ unsigned int thread_rank() const;
+  __device__ unsigned int meta_group_rank() const;
+  __device__ unsigned int meta_group_size() const;
   template <class T> __device__ T shfl(T var, int src) const;
+  template <class T> __device__ T shfl_down(T var, int delta) const;
+  template <class T> __device__ T shfl_up(T var, int delta) const;
+  __device__ int any(int pred) const;
+  __device__ int all(int pred) const;
   __device__ unsigned int ballot(int pred) const;
+  template <class T> __device__ unsigned int match_any(T val) const;
+  template <class T> __device__ unsigned int match_all(T val, int& pred) const;
 };
 template <unsigned int Size, class ParentT = void>
 class thread_block_tile : public thread_group {

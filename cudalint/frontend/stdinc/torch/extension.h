@@ -142,6 +142,9 @@ class Tensor {
   bool is_contiguous(MemoryFormat) const; Tensor contiguous(MemoryFormat) const;
   ScalarType scalar_type() const; ScalarType dtype() const; Device device() const; TensorOptions options() const;
   int get_device() const; bool requires_grad() const;
+  /* the deprecated type() (DeprecatedTypeProperties): older extensions read scalarType() */
+  struct __type_properties { ScalarType scalarType() const; bool is_cuda() const; };
+  __type_properties type() const;
   Tensor contiguous() const; Tensor clone() const; Tensor detach() const; Tensor cpu() const; Tensor cuda() const;
   Tensor t() const; Tensor flatten(int64_t = 0, int64_t = -1) const; Tensor sum() const; Tensor mean() const;
   Tensor sum(int64_t, bool = false) const; Tensor mean(int64_t, bool = false) const;
