@@ -17,6 +17,7 @@ from cudalint.checker import FileReport, report_unused
 from cudalint.diagnostics import Diagnostic
 from cudalint.discovery import path_key as _abs
 from cudalint.model.results import AccessResult
+from cudalint.rules.partial_parse import RULE as _PARTIAL_PARSE_RULE
 from cudalint.suppressions import UNUSED_CODE
 
 __all__ = ["dedupe_reports", "merge_reports"]
@@ -98,6 +99,7 @@ def dedupe_reports(reports: Sequence[FileReport]) -> None:
                if report.covered_by is not None and _abs(report.path) in in_files}
     if len({i for i, _, _ in entries} | covered) > 1:
         _drop_duplicate_results(reports, entries)
+        _drop_traced_elsewhere(reports)
     seen: set[tuple[str, int, int, str, str]] = set()
 
     def first_time(d: Diagnostic) -> bool:
@@ -115,6 +117,34 @@ def dedupe_reports(reports: Sequence[FileReport]) -> None:
         report.suppressed_diagnostics = [
             d for d in report.suppressed_diagnostics if first_time(d)
         ]
+
+
+def _drop_traced_elsewhere(reports: Sequence[FileReport]) -> None:
+    """A statement one report could not trace (inline PTX in a header helper analysed on
+    its own, whose shared address is its caller's pointer) that another report analysed
+    through a call has its records there: the "not analyzed" note and its CL004 go, and
+    the summary no longer counts it as an unknown access."""
+    traced = {(_abs(r.access.span.file), r.access.span.line)
+              for report in reports for r in report.results}
+    for report in reports:
+        unit = report.unit
+        if unit is None:
+            continue
+        gone = {(_abs(n.span.file), n.span.line, n.span.column) for n in unit.notes
+                if n.unanalyzed and n.span is not None
+                and (_abs(n.span.file), n.span.line) in traced}
+        if not gone:
+            continue
+        report.unit = dataclasses.replace(unit, notes=tuple(
+            n for n in unit.notes if not (n.unanalyzed and n.span is not None and (
+                _abs(n.span.file), n.span.line, n.span.column) in gone)))
+
+        def kept(d: Diagnostic) -> bool:
+            return d.result is not None or d.code != _PARTIAL_PARSE_RULE.code or (
+                _abs(d.file), d.line, d.column) not in gone  # noqa: B023
+
+        report.diagnostics = [d for d in report.diagnostics if kept(d)]
+        report.suppressed_diagnostics = [d for d in report.suppressed_diagnostics if kept(d)]
 
 
 def _drop_duplicate_results(
