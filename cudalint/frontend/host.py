@@ -482,6 +482,8 @@ class _HostExecutor(Executor):
         follows a ``dim3`` local's components); of a parameter, what its call site gives
         (``_Context.fields``)."""
         c = strip(config)
+        if c.kind == N.MEMBER_REF and len(c.children) == 1 and _is_launch_config(c):
+            return self._member_config_dims(c)
         ref = c.referenced if c.kind == N.DECL_REF else None
         if ref is None or not _is_launch_config(c):
             return None
@@ -492,6 +494,121 @@ class _HostExecutor(Executor):
                         for g in (self.values.get(m) for m in members))
             return got  # type: ignore[return-value]
         return self.field_dims(c, "blockDim", 0)
+
+    def _member_config_dims(self, c: Node) -> Dims | None:
+        """``blockDim`` of ``obj.cfg``, a configuration member of a local ``obj`` that a
+        constructor call builds (``auto pdl = pdl_config(params); cudaLaunchKernelEx(
+        &pdl.cfg, ...)``, ggml's ``ggml_cuda_kernel_launch``): what the constructor's
+        body leaves in it, statement by statement (``cfg = {}; cfg.blockDim =
+        params.block_dims;``), each value read from the constructor's arguments at the
+        call. Only when nothing but launches uses the local after it is built (``&obj.cfg``
+        given to a launch function)."""
+        fn = self.fn
+        base = strip(c.children[0])
+        ref = base.referenced if base.kind == N.DECL_REF else None
+        if fn is None or fn.body is None or ref is None or ref.kind != K.VAR_DECL:
+            return None
+        k = key_of(ref)
+        var = fn.vars.get(k)
+        if var is None or var.init is None or var.assigned or var.writes:
+            return None
+        exempt = self.host.launch_addresses(fn)
+        parents = self.host._parent_map(fn)
+        for n in subtree(fn.body):
+            if n.kind != N.DECL_REF or n.referenced is None or key_of(n.referenced) != k:
+                continue
+            up = parents.get(id(n))
+            while up is not None and up.kind in (N.MEMBER_REF, N.UNEXPOSED, N.PAREN):
+                up = parents.get(id(up))
+            if up is None or id(up) not in exempt:
+                return None  # used some other way: it may change the configuration
+        init = strip(var.init)
+        while init.kind in (N.FUNCTIONAL_CAST, N.UNEXPOSED) and len(init.expr_children()) == 1:
+            init = strip(init.expr_children()[0])
+        ctor = init.referenced if init.kind == N.CALL else None
+        if ctor is None or ctor.kind != K.CONSTRUCTOR:
+            return None
+        definition = ctor.get_definition()
+        if definition is None:
+            return None
+        members = build(definition).children
+        params = [key_of(p.cursor) for p in members if p.kind == N.PARM_DECL]
+        body = next((m for m in members if m.kind == N.COMPOUND_STMT), None)
+        args = arguments(init)
+        if body is None or len(args) < len(params):
+            return None
+        name = c.spelling
+        owner = definition.semantic_parent
+
+        def touches(n: Node) -> bool:
+            """Whether ``n`` names the member, ``this``, or calls a method of the class
+            (which may change the member)."""
+            for x in subtree(n):
+                if (x.kind == N.MEMBER_REF and x.spelling == name) \
+                        or x.kind == K.CXX_THIS_EXPR.value:
+                    return True
+                ref = x.referenced if x.kind == N.CALL else None
+                if ref is not None and ref.kind == K.CXX_METHOD \
+                        and ref.semantic_parent == owner:
+                    return True
+            return False
+
+        dims: list[int | None] = [None, None, None]
+        for st in body.children:
+            target = Executor._write_target(strip(st)) if st.is_expr else None
+            chain: list[str] = []
+            t = strip(target) if target is not None else None
+            while t is not None and t.kind == N.MEMBER_REF:
+                chain.append(t.spelling)
+                kids = t.children
+                t = strip(kids[0]) if kids else None
+                if t is not None and t.kind == K.CXX_THIS_EXPR.value:
+                    t = None
+            chain.reverse()
+            if target is None or t is not None or not chain or chain[0] != name:
+                if touches(st):
+                    return None  # a statement that may write it some other way
+                continue  # another member (``attr.id = ...``), another object
+            kids = strip(st).children
+            rhs = kids[-1] if len(kids) >= 2 else None
+            if rhs is not None and touches(rhs):
+                return None
+            if len(chain) == 1:
+                dims = [None, None, None]  # ``cfg = {}``: its blockDim unknown until set
+            elif chain[1] != "blockDim":
+                continue
+            elif len(chain) == 2 and rhs is not None:
+                got = self._ctor_value(rhs, params, args)
+                dims = list(got) if got is not None else [None, None, None]
+            elif len(chain) == 3 and chain[2] in ("x", "y", "z") and rhs is not None:
+                v = self._ctor_value(rhs, params, args)
+                dims["xyz".index(chain[2])] = v[0] if v is not None and v[1:] == (1, 1) \
+                    else None
+            else:
+                dims = [None, None, None]
+        return (dims[0], dims[1], dims[2])
+
+    def _ctor_value(self, rhs: Node, params: list[int], args: list[Node]) -> Dims | None:
+        """A ``dim3`` (or integer) value in a constructor's body, read from its arguments
+        ``args`` (by the parameters' keys ``params``): a parameter, a member of one, or a
+        value that reads neither."""
+        r = strip(rhs)
+        while r.kind in (N.CALL, N.FUNCTIONAL_CAST) and node_int_type(r) is None \
+                and len(r.expr_children()) == 1 and r.spelling in ("dim3", ""):
+            r = strip(r.expr_children()[0])  # dim3's copy constructor
+        if r.kind == N.DECL_REF and r.referenced is not None \
+                and key_of(r.referenced) in params:
+            return self.block_dims(args[params.index(key_of(r.referenced))])
+        if r.kind == N.MEMBER_REF and len(r.children) == 1:
+            b = strip(r.children[0])
+            if b.kind == N.DECL_REF and b.referenced is not None \
+                    and key_of(b.referenced) in params:
+                return self.field_dims(args[params.index(key_of(b.referenced))], r.spelling, 0)
+        if any(x.kind == N.MEMBER_REF or (x.kind == N.DECL_REF and x.referenced is not None
+                                          and key_of(x.referenced) in params)
+               for x in subtree(r)):
+            return None
+        return self.block_dims(r)
 
     def block_dims(self, c: Node, depth: int = 0) -> Dims | None:
         """The ``dim3`` (or integer) value of ``c`` with each component known or None."""

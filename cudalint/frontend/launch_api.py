@@ -27,7 +27,7 @@ import clang.cindex as ci
 
 from cudalint.frontend.consteval import UO_ADDR_OF, unary_operator_kind
 from cudalint.frontend.cursors import K, N, arguments, strip
-from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS
+from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, call_name, overloaded_callee
 from cudalint.frontend.shim import SHIM_DIR
 from cudalint.frontend.tree import Node
 
@@ -66,21 +66,38 @@ def config_call(call: Node) -> Node | None:
 
 
 def api_launch(call: Node) -> str | None:
-    """The name of the toolkit's launch function ``call`` calls, or None."""
-    name = call.spelling
-    if call.kind != N.CALL or name not in API_LAUNCHES:
+    """The name of the toolkit's launch function ``call`` calls, or None. In a template
+    body a call with dependent arguments (``cudaLaunchKernelEx(&cfg, kernel, args...)``
+    with ``kernel`` of a parameter type) is resolved only when instantiated: it counts
+    when every declaration of the name it may call is the toolkit's."""
+    if call.kind != N.CALL:
+        return None
+    name = call_name(call)
+    if name not in API_LAUNCHES:
         return None
     ref = call.referenced
-    if ref is None or ref.kind != K.FUNCTION_DECL:
-        return None  # a method, or a call clang could not resolve
+    if ref is None:
+        over = overloaded_callee(call)
+        if over is None:
+            return None
+        lib = ci.conf.lib
+        decls = [lib.clang_getOverloadedDecl(over, i)
+                 for i in range(lib.clang_getNumOverloadedDecls(over))]
+        return name if decls and all(_toolkit(d) for d in decls) else None
+    if ref.kind != K.FUNCTION_DECL:
+        return None  # a method
+    return name if _toolkit(ref) else None
+
+
+def _toolkit(decl: ci.Cursor) -> bool:
+    """Whether ``decl`` is declared by the toolkit (cudalint's stand-in or a system
+    header), not by the project (a function of the same name, a mock)."""
     try:
-        loc = ref.location
-        if not loc.is_in_system_header and (
-                loc.file is None or not str(loc.file.name).startswith(SHIM_DIR + "/")):
-            return None  # the project's own function of that name
+        loc = decl.location
+        return bool(loc.is_in_system_header) or (
+            loc.file is not None and str(loc.file.name).startswith(SHIM_DIR + "/"))
     except Exception:  # no location
-        return None
-    return name
+        return False
 
 
 def is_launch(call: Node) -> bool:
