@@ -628,6 +628,17 @@ class DependentClass:
 _Arg = int | str | DependentClass
 
 
+def _resolved_typedef(d: ci.Cursor) -> bool:
+    """Whether ``d`` is a typedef at namespace scope of a type that depends on nothing
+    (``using complex_t = c10::complex<float>;``): clang's canonical type is the type."""
+    parent = d.semantic_parent
+    if d.kind not in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL) or parent is None \
+            or parent.kind not in (K.TRANSLATION_UNIT, K.NAMESPACE):
+        return False
+    return not ty.is_dependent_kind(canonical_kind(d.type)) \
+        and "type-parameter" not in ty.canonical_spelling(d.type)
+
+
 def _arg_key(a: _Arg) -> str:
     return a.name if isinstance(a, DependentClass) else str(a)
 
@@ -1263,9 +1274,12 @@ class Executor:
             for name in (element_type, declared):
                 bound = bound or self.env.types.get(
                     name.replace("volatile ", "").replace("const ", ""))
+            named = self.named_type(a.element) if bound is None else None
             if bound is not None:
                 element_type, elem_bytes = bound
                 align = 0
+            elif named is not None:  # ``typename K::T`` of the instantiation's class
+                element_type, elem_bytes, align = named
             else:
                 elem_bytes = None
                 if "type-parameter-" in element_type:
@@ -1313,7 +1327,27 @@ class Executor:
         if resolved is not None:
             size = type_size(resolved)
             return size if size > 0 else None
-        return None
+        named = self.named_type(t)
+        return named[1] if named is not None else None
+
+    def named_type(self, t: ci.Type) -> tuple[str, int, int] | None:
+        """A dependent type that this instantiation makes a type the unit knows the size
+        of (``typename Ktraits::scan_t`` with ``Ktraits`` bound to a class whose member
+        alias is ``std::conditional_t<!kIsComplex, float2, float4>``): its name, size and
+        alignment (0 where not known); None for a class template's instance or a type not
+        decided here."""
+        if not (self.env.classes or self.env.types or self.env.values):
+            return None
+        spelled = ty.bare_spelling(t)
+        if not spelled or spelled.endswith(("*", "&", "]")):
+            return None
+        got = self.dependent_type(spelled)
+        if not isinstance(got, str):
+            return None
+        size = self.w.type_size(got)
+        if size is None or size <= 0:
+            return None
+        return got, size, self.w.type_align(got) or 0
 
     def resolved_type(self, t: ci.Type) -> ci.Type | None:
         """``typename vec4<T>::Type`` with T bound in this instantiation: that member
@@ -1546,12 +1580,16 @@ class Executor:
                 if len(ops) == 2:
                     arrays = [ty.is_array_kind(strip(o).ckind)
                               or ty.is_pointer_kind(strip(o).ckind) for o in ops]
-                    if arrays[0] and node_int_type(ops[1]) is not None:
+                    # an integer offset, or one of dependent type (``smem_ +
+                    # Ktraits::kSmemSize``): evaluated with the instantiation's arguments
+                    ints = [node_int_type(o) is not None or (
+                        not arrays[i] and ty.is_dependent_kind(strip(o).ckind))
+                        for i, o in enumerate(ops)]
+                    if arrays[0] and ints[1]:
                         p = self.ptr_value(ops[0])
                         return None if p is None else self.advance(
                             p, self.expr(ops[1]), BINARY_OPS[oper.op])
-                    if arrays[1] and oper.op == "+" \
-                            and node_int_type(ops[0]) is not None:
+                    if arrays[1] and oper.op == "+" and ints[0]:
                         p = self.ptr_value(ops[1])
                         return None if p is None else self.advance(p, self.expr(ops[0]), "+")
                     if not arrays[0] and node_int_type(ops[1]) is not None:
@@ -2693,11 +2731,16 @@ class Executor:
             size = self.type_bytes(p.pointee)
             pointee = p.pointee
             elem = ty.bare_spelling(pointee)
+            align = max(ty.alignment(pointee), 0)
+            named = self.named_type(pointee) if elem not in self.env.types \
+                and type_size(pointee) <= 0 else None
+            if named is not None:  # ``scan_t`` of the instantiation's traits class
+                elem, align = named[0], named[2]
             elem = self.env.types.get(elem, (elem, 0))[0]  # ``T`` of the instantiation
             rec = SharedArray(
                 key=f"{self.fn.name}::{d.spelling}", name=d.spelling, element_type=elem,
                 element_bytes=size or 0, dims=(0,), span=self.w.span(d.extent),
-                kernel=self.fn.name, alignment=max(ty.alignment(pointee), 0),
+                kernel=self.fn.name, alignment=align,
                 base_offset=_plus(base, p.offset),
             )
             self.carved[k] = rec
@@ -6251,6 +6294,15 @@ class Executor:
             else:
                 names[name] = local
         names.update(self.env.values)
+        scope = self.class_scope
+        if scope is not None and scope.decl is not None:
+            # a static member of the class whose member is being read, named alone
+            # (``conditional_t<!kIsComplex, float2, float4>`` in the class's alias)
+            for ident in set(re.findall(r"(?<![\w:.])([A-Za-z_]\w*)(?!\s*(?:::|\())", text)):
+                if ident not in names and ident not in self.env.types:
+                    v = self.member_value(scope, ident)
+                    if isinstance(v, Const):
+                        names[ident] = v.value
 
         def member(m: re.Match[str]) -> str:
             owner, name = m.group(1), m.group(2)
@@ -6362,6 +6414,15 @@ class Executor:
                 return None
             return self.member_type(owner, member, depth + 1)
         m = re.fullmatch(r"([A-Za-z_]\w*)\s*<(.*)>", text, re.S)
+        if m is not None and m.group(1) == "conditional_t" \
+                and not self._project_names().templates.get("conditional_t"):
+            # ``std::conditional_t<C, A, B>`` (the namespace is dropped above): A or B as
+            # this instantiation decides C
+            args = split_top_level(m.group(2))
+            c = self._value_text(args[0]) if len(args) == 3 else None
+            if c is None:
+                return None
+            return self.dependent_type(args[1] if c else args[2], depth + 1)
         if m is not None:
             bound = self.env.classes.get(m.group(1))  # a template template parameter
             found = [bound] if isinstance(bound, ci.Cursor) \
@@ -6406,7 +6467,14 @@ class Executor:
             if d.kind in (K.STRUCT_DECL, K.CLASS_DECL):
                 return DependentClass(d, Env(), text)
             with self.class_member(Env()):
-                return self.dependent_type(ty.spelling(d.underlying_typedef_type), depth + 1)
+                got = self.dependent_type(ty.spelling(d.underlying_typedef_type), depth + 1)
+            if got is None and _resolved_typedef(d):
+                # an alias of a library's class (``using complex_t = c10::complex<float>``):
+                # the type clang made of it, by its canonical name
+                name = self.canonical_type_name(ty.canonical_spelling(d.type))
+                self.w.note_type(name, ty.canonical(d.type))
+                return name
+            return got
         if len(decls) > 1:
             return None
         if text in _BUILTIN_TYPES or self.w.type_size(text) is not None:
@@ -6553,7 +6621,12 @@ class Executor:
         if depth >= 8:
             more = None
         elif "::" in rest:
-            more = self._scoped_cv(text, depth)
+            bare = " ".join(w for w in text.split() if w not in (
+                "const", "volatile", "typename", "struct", "class"))
+            # a library class by its qualified template-id (``c10::complex<float>``), as
+            # clang resolved it: no qualifier beyond those written
+            more = "" if bare.endswith(">") and self.w.type_size(bare) is not None \
+                else self._scoped_cv(text, depth)
         elif len(rest) == 1 and rest[0].isidentifier() \
                 and not text.rstrip().endswith(">"):  # ``tr<T>``: a class, no cv of its own
             bound = self.env.types.get(rest[0])
@@ -6629,6 +6702,12 @@ class Executor:
             d = decls[0]
             if d.kind in (K.STRUCT_DECL, K.CLASS_DECL):
                 return ""
+            if _resolved_typedef(d):
+                # a typedef of a type clang resolved (``using complex_t =
+                # c10::complex<float>``): the qualifiers of its canonical type
+                canon = ty.canonical(d.type)
+                return " ".join(q for q, on in (("const", ty.is_const(canon)),
+                                                ("volatile", ty.is_volatile(canon))) if on)
             with self.class_member(Env()):
                 return self._cv_known(ty.spelling(d.underlying_typedef_type), depth + 1)
         return "" if name in _BUILTIN_TYPES or self.w.type_size(name) is not None else None

@@ -90,7 +90,7 @@ from cudalint.frontend.cursors import (
     strip,
 )
 from cudalint.frontend.execute import _MAX_DEPTH as MAX_INLINE_DEPTH
-from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor, fn_key
+from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, DependentClass, Executor, fn_key
 from cudalint.frontend.launch_api import (
     CASTS,
     MODULE_GET_FUNCTION,
@@ -399,6 +399,19 @@ class _HostExecutor(Executor):
                 return Const(member, node_int_type(c) or UINT)
         return super()._expr(c)
 
+    def dependent_type(self, text: str, depth: int = 0) -> DependentClass | str | None:
+        """The executor's, where a local ``using``/``typedef`` of that name in scope at the
+        site is read first: one macro argument expanded twice (``BOOL_SWITCH``'s branches,
+        each with its own ``constexpr bool``) declares one alias per expansion, and the
+        one that the site sees is the one in its own branch."""
+        name = text.strip()
+        if self.site is not None and self.fn is not None and name.isidentifier():
+            alias = self.host.alias_in_scope(self.fn, self.site, name)
+            if alias is not None:
+                return super().dependent_type(
+                    ty.spelling(alias.underlying_typedef_type), depth + 1)
+        return super().dependent_type(text, depth)
+
     def _dim3_member(self, c: Node) -> int | None:
         """``b.x`` of a ``dim3`` local or parameter that nothing writes after its
         declaration (ggml's ``dim3 block_dims_fixup(block_dims.x, block_dims.y / 2,
@@ -636,7 +649,9 @@ class _HostExecutor(Executor):
         if kind == N.DECL_REF:
             ref = c.referenced
             if ref is None:
-                return None
+                # a dependent name (``Ktraits::kNThreads`` in a host template): the value
+                # of the member in this context's class, if it is an integer
+                return self._int_dims(c)
             k = key_of(ref)
             if k in self.dims:
                 return self.dims[k]
@@ -3270,7 +3285,15 @@ class HostLaunches:
                 bound = ex.env.types.get(spelled)
                 size = bound[1] if bound is not None else self.w.type_size(spelled)
                 if size is None:
-                    return None
+                    # a class the host template's arguments decide (``using Ktraits =
+                    # traits<kNThreads, kIsEvenLen, input_t>; k<Ktraits>``): the kernel
+                    # reads its members (``Ktraits::kNThreads``) from that class
+                    cls = ex.dependent_type(spelled)
+                    if not isinstance(cls, DependentClass):
+                        return None
+                    env.classes[p.name] = cls
+                    parts.append(f"{p.name}={cls.name}")
+                    continue
                 shown = bound[0] if bound is not None else spelled
                 env.types[p.name] = (shown, size)
                 parts.append(f"{p.name}={shown}")
@@ -3400,6 +3423,30 @@ class HostLaunches:
                         for d in st.children:
                             if d.kind == N.VAR_DECL and d.spelling == name:
                                 found = key_of(d.cursor)
+                if found is not None:
+                    return found
+            cur = parents.get(id(cur))
+        return None
+
+    def alias_in_scope(self, fn: Function, site: Node, name: str) -> ci.Cursor | None:
+        """The local ``using``/``typedef`` named ``name`` that ``site`` sees: declared
+        before it in the innermost enclosing block that declares one."""
+        if fn.body is None:
+            return None
+        parents = self._parent_map(fn)
+        at = site.extent.start.offset
+        cur = parents.get(id(site))
+        while cur is not None:
+            if cur.kind == N.COMPOUND_STMT:
+                found = None
+                for st in cur.children:
+                    if st.extent.start.offset > at or st is site:
+                        break
+                    if st.kind == N.DECL_STMT:
+                        for d in st.children:
+                            if d.kind in (K.TYPE_ALIAS_DECL.value, K.TYPEDEF_DECL.value) \
+                                    and d.spelling == name:
+                                found = d.cursor
                 if found is not None:
                     return found
             cur = parents.get(id(cur))

@@ -128,6 +128,12 @@ class Program(Protocol):
         """The alignment in bytes of the type named ``text``, if the unit defines it."""
         ...
 
+    def note_type(self, name: str, t: ci.Type) -> None:
+        """Make ``type_size``/``type_align`` of ``name`` those of ``t``: a type clang
+        resolved that the executor knows by its canonical name (``c10::complex<float>``
+        of ``using complex_t = c10::complex<float>;``)."""
+        ...
+
     def member_type(self, spelled: str) -> ci.Type | None:
         """``typename vec4<float>::Type``: that member type of a specialization."""
         ...

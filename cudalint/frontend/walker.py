@@ -59,7 +59,13 @@ from cudalint.frontend.cursors import (
     split_top_level,
     strip,
 )
-from cudalint.frontend.execute import Executor, asm_outputs, call_name, fn_key
+from cudalint.frontend.execute import (
+    Executor,
+    asm_outputs,
+    call_name,
+    fn_key,
+    overload_candidates,
+)
 from cudalint.frontend.host import (
     CONFIG_FUNCTIONS,
     MAX_POINTER_INSTANTIATIONS,
@@ -186,6 +192,39 @@ def display_path(name: str, main: str) -> str:
 
 
 _file_contents_ready: list[bool] = []
+_file_location_ready: list[bool] = []
+
+
+def _file_offset(loc: ci.SourceLocation) -> tuple[str, int] | None:
+    """The file and offset where the characters at ``loc`` are in a file: for a token of
+    a macro's argument, where the argument is written (``clang_getFileLocation``; the
+    Python bindings give only the expansion)."""
+    lib = ci.conf.lib
+    try:
+        if not _file_location_ready:
+            lib.clang_getFileLocation.argtypes = [
+                ci.SourceLocation, ctypes.POINTER(ci.c_object_p),
+                ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
+                ctypes.POINTER(ctypes.c_uint)]
+            lib.clang_getFileLocation.restype = None
+            _file_location_ready.append(True)
+        f, line, col, off = ci.c_object_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+        lib.clang_getFileLocation(loc, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col),
+                                  ctypes.byref(off))
+    except (AttributeError, ctypes.ArgumentError):  # an older libclang
+        return None
+    if not f:
+        return None
+    return str(ci.File(f).name), int(off.value)
+
+
+def _file_range(start: ci.SourceLocation, end: ci.SourceLocation
+                ) -> tuple[str, int, int] | None:
+    """``_file_offset`` of both ends, where they are in one file and in order."""
+    a, b = _file_offset(start), _file_offset(end)
+    if a is None or b is None or a[0] != b[0] or b[1] <= a[1]:
+        return None
+    return a[0], a[1], b[1]
 
 
 def _read_or_empty(name: str) -> bytes:
@@ -642,6 +681,10 @@ class Walker:
         self._type_aligns: dict[str, int] | None = None
         #: ``member_type``'s answers, by spelling (each is a walk of the top level)
         self._member_types: dict[str, ci.Type | None] = {}
+        #: Sizes and alignments of types the executor named by their canonical spelling
+        #: (``note_type``).
+        self._noted_types: dict[str, tuple[int, int]] = {}
+        self._qualified: dict[str, ci.Type | None] = {}
         self.arrays: dict[str, SharedArray] = {}
         self.functions_by_key: dict[int, Function] = {}
         self.functions_by_name: dict[str, list[Function]] = {}
@@ -697,6 +740,15 @@ class Walker:
     def slice(self, extent: ci.SourceRange) -> str:
         s = extent.start
         a, b = s.offset, extent.end.offset
+        if b == a and s.file is not None:
+            # an expression written in a macro's argument (``BOOL_SWITCH(c, B, [&] {
+            # k<T><<<g, T::kN>>>(); })``): its expansion is the invocation, where it
+            # has no text; the argument's own text is where clang spelled it
+            spelled = _file_range(s, extent.end)
+            if spelled is not None:
+                name, a, b = spelled
+                if name == str(s.file.name):
+                    return self.source_file(s).source[a:b].decode("utf-8", errors="replace")
         if b < a:
             return ""
         return self.source_file(s).source[a:b].decode("utf-8", errors="replace")
@@ -1872,16 +1924,60 @@ class Walker:
         ``__launch_bounds__`` argument) with the file's constants and macros."""
         return cexpr.evaluate(text, self.named_consts(), self.macro_types)
 
+    def note_type(self, name: str, t: ci.Type) -> None:
+        size, align = type_size(t), alignment(t)
+        if size > 0 and align > 0:
+            self._noted_types[" ".join(name.split())] = (int(size), int(align))
+
     def type_size(self, text: str) -> int | None:
         spelled = " ".join(text.replace("const", " ").split())
         if spelled in BUILTIN_TYPE_SIZES:
             return BUILTIN_TYPE_SIZES[spelled]
+        if spelled in self._noted_types:
+            return self._noted_types[spelled][0]
         if self._type_sizes is None:
             self._type_sizes = self._top_level_types(type_size)
         got = self._type_sizes.get(spelled)
         if got is None and "::" in spelled:
             got = self._member_type_size(spelled)
+        if got is None and "::" in spelled:
+            t = self.qualified_type(spelled)
+            size = type_size(t) if t is not None else -1
+            got = int(size) if size > 0 else None
         return got
+
+    def qualified_type(self, spelled: str) -> ci.Type | None:
+        """The type a namespace-qualified name names (``at::Half``: the ``using
+        c10::Half;`` in namespace ``at``; ``c10::BFloat16``), looked up through the unit's
+        namespaces as C++ does for a qualified name: a class, a typedef, or a
+        using-declaration of one. None for a template-id or a name not found once."""
+        names = [p.strip() for p in spelled.removeprefix("::").split("::")]
+        if len(names) < 2 or not all(n.isidentifier() for n in names):
+            return None
+        if spelled in self._qualified:
+            return self._qualified[spelled]
+        scopes = [self.tu.cursor]
+        for name in names[:-1]:
+            scopes = [c for sc in scopes for c in top_level(sc)
+                      if c.kind == K.NAMESPACE and c.spelling == name]
+        found: list[ci.Type] = []
+        for sc in scopes:
+            for c in top_level(sc):
+                if c.spelling != names[-1]:
+                    continue
+                decls = [c]
+                if c.kind == K.USING_DECLARATION:
+                    ref = c.referenced
+                    decls = [] if ref is None else overload_candidates(ref) \
+                        if ref.kind == K.OVERLOADED_DECL_REF else [ref]
+                for d in decls:
+                    if d.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL,
+                                  K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+                        found.append(d.type)
+        t = found[0] if found and all(ty.canonical_spelling(f) == ty.canonical_spelling(
+            found[0]) for f in found) else None
+        self._qualified[spelled] = t
+        return t
 
     def _top_level_types(self, measure: Callable[[ci.Type], int]) -> dict[str, int]:
         """``measure`` (a size or an alignment) of each class and typedef declared at the
@@ -1902,11 +1998,13 @@ class Walker:
         spelled = " ".join(text.replace("const", " ").split())
         if spelled in BUILTIN_TYPE_SIZES:
             return BUILTIN_TYPE_SIZES[spelled]  # a scalar is aligned to its size
+        if spelled in self._noted_types:
+            return self._noted_types[spelled][1]
         if self._type_aligns is None:
             self._type_aligns = self._top_level_types(alignment)
         got = self._type_aligns.get(spelled)
         if got is None and "::" in spelled:
-            t = self.member_type(spelled)
+            t = self.member_type(spelled) or self.qualified_type(spelled)
             a = alignment(t) if t is not None else -1
             got = int(a) if a > 0 else None
         return got
