@@ -52,6 +52,21 @@ from cudalint.options import Options
         " && at::cuda::detail::canUse32BitIndexMath(p); }\n"
         "__device__ float g(float v) { auto c = cooperative_groups::coalesced_threads();"
         " return c.shfl_down(v, 1) + c.shfl_up(v, 1) + c.any(1) + c.meta_group_rank(); }",
+        # mmcv's pytorch_cuda_helper.hpp and ops: old THC atomics, apply utilities,
+        # accessors, braced sizes, options, indexing
+        "#include <ATen/cuda/CUDAApplyUtils.cuh>\n#include <THC/THCAtomics.cuh>\n"
+        "#include <torch/script.h>\n#include <torch/serialize/tensor.h>\n"
+        "__global__ void k(at::PackedTensorAccessor32<float, 3, at::RestrictPtrTraits> a,"
+        " at::Half* h) { atomicAdd(h, at::Half(1.0f)); a[0][1][2] = FLT_MAX;"
+        " int n = at::cuda::ATenCeilDiv(7, 2) + at::ceil_div(7, 2); (void)n; }\n"
+        "void f(at::Tensor t, at::Tensor m) { using namespace at::indexing;"
+        " auto v = t.view({2, -1}).reshape({-1}).new_empty({0}, torch::kInt32);"
+        " auto o = torch::zeros({3}, torch::dtype(torch::kInt32).device(t.device()));"
+        " auto u = torch::_unique(t); auto c = t.to({torch::kCPU});"
+        ' bool same = t.sizes() == m.sizes() && DeviceTypeName(t.device().type()) == "cuda";'
+        " t.index_put_({m}, 0); auto w = t.masked_fill(m, 0).nonzero();"
+        " k<<<1, 32>>>(t.packed_accessor32<float, 3, at::RestrictPtrTraits>(),"
+        " (at::Half*)t.data_ptr()); (void)v; (void)o; (void)u; (void)c; (void)same; (void)w; }",
     ],
     ids=[
         "math-host-device",
@@ -59,6 +74,7 @@ from cudalint.options import Options
         "aten-cuda-context",
         "fp16-conversions",
         "deepspeed-lamb",
+        "mmcv-ops",
     ],
 )
 def test_parses_as_nvcc_does(tmp_path: pathlib.Path, use: str) -> None:

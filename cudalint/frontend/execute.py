@@ -1912,6 +1912,16 @@ class Executor:
 
     def address(self, loc: Loc, pointee: ci.Type | None) -> Ptr:
         offset = self.loc_offset(loc)
+        if pointee is not None and loc.decl is not None \
+                and "type-parameter-" in ty.spelling(pointee):
+            # ``blk + i`` on a ``T blk[N]`` in a template body: clang's reference has the
+            # canonical element (``type-parameter-0-0``), the declaration the name this
+            # frame's arguments bind (``T``)
+            declared = loc.decl.cursor.type
+            while ty.is_array(declared):
+                declared = ty.array_element(declared)
+            if ty.canonical_spelling(declared) == ty.canonical_spelling(pointee):
+                pointee = declared
         return Ptr(loc.array, loc.decl, offset, pointee, loc.unknown)
 
     def advance(self, p: Ptr, k: Expr, op: BinaryOp) -> Ptr:

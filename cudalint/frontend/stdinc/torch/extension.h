@@ -20,6 +20,8 @@
 #include <unordered_map>
 #include <algorithm>
 #include <cmath>
+#include <cfloat>
+#include <climits>
 #include <type_traits>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -81,11 +83,19 @@ struct Device { Device(DeviceType, int = -1); Device(const std::string&); bool i
 struct IntArrayRef { IntArrayRef(); IntArrayRef(std::initializer_list<int64_t>); IntArrayRef(const std::vector<int64_t>&);
   int64_t operator[](size_t) const; size_t size() const; const int64_t* begin() const; const int64_t* end() const;
   std::vector<int64_t> vec() const; };
+bool operator==(IntArrayRef, IntArrayRef); bool operator!=(IntArrayRef, IntArrayRef);
+std::string DeviceTypeName(DeviceType, bool lower_case = false);
 struct TensorOptions { TensorOptions(); TensorOptions(ScalarType); TensorOptions(Device);
   ScalarType dtype() const; Device device() const;
   TensorOptions dtype(ScalarType) const; TensorOptions device(Device) const; TensorOptions device(DeviceType, int = -1) const;
   TensorOptions requires_grad(bool = true) const; TensorOptions layout(int) const; };
 std::ostream& operator<<(std::ostream&, const TensorOptions&);
+/* at::dtype(kInt32).device(...), torch::device(kCUDA): the options' free-standing starts */
+TensorOptions dtype(ScalarType); TensorOptions device(Device); TensorOptions device(DeviceType, int = -1);
+TensorOptions requires_grad(bool = true);
+/* the pointer traits of packed accessors */
+template <typename T> struct DefaultPtrTraits { typedef T* PtrType; };
+template <typename T> struct RestrictPtrTraits { typedef T* __restrict__ PtrType; };
 std::ostream& operator<<(std::ostream&, ScalarType);
 struct Scalar { template <class T> Scalar(T); template <class T> T to() const; };
 template <class T> using optional = std::optional<T>;
@@ -109,7 +119,11 @@ namespace cuda { struct CUDAStream { operator cudaStream_t() const; cudaStream_t
 namespace at {
 using c10::Half; using c10::BFloat16; using c10::ScalarType; using c10::Device; using c10::DeviceType;
 using c10::IntArrayRef; using c10::TensorOptions; using c10::Scalar; using c10::MemoryFormat;
-using c10::elementSize; using c10::optional;
+using c10::elementSize; using c10::optional; using c10::dtype; using c10::device; using c10::requires_grad;
+using c10::DefaultPtrTraits; using c10::RestrictPtrTraits; using c10::DeviceTypeName;
+namespace indexing { struct Slice { Slice(); template <class A> Slice(A); template <class A, class B> Slice(A, B); };
+  struct EllipsisIndexType {}; extern const EllipsisIndexType Ellipsis; extern const int None;
+  struct TensorIndex { template <class A> TensorIndex(A&&); }; }
 constexpr ScalarType kFloat = ScalarType::Float, kFloat32 = ScalarType::Float, kHalf = ScalarType::Half,
   kFloat16 = ScalarType::Half, kBFloat16 = ScalarType::BFloat16, kDouble = ScalarType::Double,
   kInt = ScalarType::Int, kInt32 = ScalarType::Int, kLong = ScalarType::Long, kInt64 = ScalarType::Long,
@@ -117,6 +131,27 @@ constexpr ScalarType kFloat = ScalarType::Float, kFloat32 = ScalarType::Float, k
   kInt8 = ScalarType::Char, kShort = ScalarType::Short, kFloat8_e5m2 = ScalarType::Float8_e5m2,
   kFloat8_e4m3fn = ScalarType::Float8_e4m3fn;
 constexpr DeviceType kCUDA = DeviceType::CUDA, kCPU = DeviceType::CPU;
+/* TensorAccessor.h: element access through accessors (host and device, global memory) */
+template <typename T, size_t N, template <typename> class P = DefaultPtrTraits, typename I = int64_t>
+class TensorAccessor { public:
+  __host__ __device__ TensorAccessor<T, N - 1, P, I> operator[](I) const;
+  __host__ __device__ I size(I) const; __host__ __device__ I stride(I) const; __host__ __device__ T* data() const; };
+template <typename T, template <typename> class P, typename I>
+class TensorAccessor<T, 1, P, I> { public:
+  __host__ __device__ T& operator[](I) const;
+  __host__ __device__ I size(I) const; __host__ __device__ I stride(I) const; __host__ __device__ T* data() const; };
+template <typename T, size_t N, template <typename> class P = DefaultPtrTraits, typename I = int64_t>
+class GenericPackedTensorAccessor { public:
+  __host__ __device__ TensorAccessor<T, N - 1, P, I> operator[](I) const;
+  __host__ __device__ I size(I) const; __host__ __device__ I stride(I) const; __host__ __device__ T* data() const; };
+template <typename T, template <typename> class P, typename I>
+class GenericPackedTensorAccessor<T, 1, P, I> { public:
+  __host__ __device__ T& operator[](I) const;
+  __host__ __device__ I size(I) const; __host__ __device__ I stride(I) const; __host__ __device__ T* data() const; };
+template <typename T, size_t N, template <typename> class P = DefaultPtrTraits>
+using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, P, int32_t>;
+template <typename T, size_t N, template <typename> class P = DefaultPtrTraits>
+using PackedTensorAccessor64 = GenericPackedTensorAccessor<T, N, P, int64_t>;
 class Tensor {
   void* __impl;
  public:
@@ -127,15 +162,13 @@ class Tensor {
   void* data_ptr() const;
   template <class T> const T* const_data_ptr() const;
   template <class T> T* mutable_data_ptr() const;
-  template <class T, size_t N> struct __acc { __acc<T, N - 1> operator[](int64_t) const; int64_t size(int64_t) const; };
-  template <class T> struct __acc<T, 1> { T& operator[](int64_t) const; int64_t size(int64_t) const; };
-  template <class T, size_t N> __acc<T, N> accessor() const;
-  template <class T, size_t N, template <class> class P = std::add_pointer, class I = int64_t>
-  struct packed_accessor_t { T* data() const; int64_t size(int64_t) const; };
-  template <class T, size_t N, template <class> class P = std::add_pointer, class I = int64_t>
-  packed_accessor_t<T, N, P, I> packed_accessor32() const;
-  template <class T, size_t N, template <class> class P = std::add_pointer, class I = int64_t>
-  packed_accessor_t<T, N, P, I> packed_accessor64() const;
+  template <class T, size_t N> TensorAccessor<T, N> accessor() const;
+  template <class T, size_t N, template <class> class P = DefaultPtrTraits>
+  PackedTensorAccessor32<T, N, P> packed_accessor32() const;
+  template <class T, size_t N, template <class> class P = DefaultPtrTraits>
+  PackedTensorAccessor64<T, N, P> packed_accessor64() const;
+  template <class T, size_t N, template <class> class P = DefaultPtrTraits, class I = int64_t>
+  GenericPackedTensorAccessor<T, N, P, I> generic_packed_accessor() const;
   int64_t size(int64_t) const; IntArrayRef sizes() const; int64_t stride(int64_t) const; IntArrayRef strides() const;
   int64_t numel() const; int64_t dim() const; int64_t ndimension() const; int64_t element_size() const;
   int64_t nbytes() const; bool defined() const; bool is_cuda() const; bool is_cpu() const; bool is_contiguous() const;
@@ -149,6 +182,18 @@ class Tensor {
   Tensor t() const; Tensor flatten(int64_t = 0, int64_t = -1) const; Tensor sum() const; Tensor mean() const;
   Tensor sum(int64_t, bool = false) const; Tensor mean(int64_t, bool = false) const;
   template <class... A> Tensor to(A&&...) const; template <class... A> Tensor view(A&&...) const;
+  /* a braced size deduces no template: `t.view({b, n})`, `t.reshape({-1, c})` */
+  Tensor view(IntArrayRef) const; Tensor reshape(IntArrayRef) const; Tensor expand(IntArrayRef) const;
+  Tensor permute(IntArrayRef) const; Tensor repeat(IntArrayRef) const;
+  Tensor new_zeros(IntArrayRef, TensorOptions = {}) const; Tensor new_ones(IntArrayRef, TensorOptions = {}) const;
+  Tensor new_empty(IntArrayRef, TensorOptions = {}) const;
+  Tensor new_full(IntArrayRef, Scalar, TensorOptions = {}) const;
+  const Tensor& resize_(IntArrayRef, std::optional<MemoryFormat> = {}) const;
+  Tensor nonzero() const; bool is_non_overlapping_and_dense() const; template <class V> Tensor masked_fill(const Tensor&, V) const;
+  template <class V> Tensor& masked_fill_(const Tensor&, V); template <class V> Tensor& index_put_(std::initializer_list<Tensor>, V);
+  Tensor index(std::initializer_list<Tensor>) const; Tensor index(std::initializer_list<indexing::TensorIndex>) const;
+  MemoryFormat suggest_memory_format(bool = false) const;
+  Tensor to(TensorOptions, bool = false, bool = false) const; /* `t.to({torch::kCPU})` */
   template <class... A> Tensor reshape(A&&...) const; template <class... A> Tensor transpose(A&&...) const;
   template <class... A> Tensor permute(A&&...) const; template <class... A> Tensor select(A&&...) const;
   template <class... A> Tensor slice(A&&...) const; template <class... A> Tensor narrow(A&&...) const;
@@ -171,6 +216,9 @@ class Tensor {
 _CL_TF(empty) _CL_TF(zeros) _CL_TF(ones) _CL_TF(full) _CL_TF(randn) _CL_TF(rand) _CL_TF(arange) _CL_TF(empty_like)
 _CL_TF(zeros_like) _CL_TF(ones_like) _CL_TF(full_like) _CL_TF(matmul) _CL_TF(mm) _CL_TF(bmm) _CL_TF(cat) _CL_TF(stack)
 _CL_TF(allclose) _CL_TF(softmax) _CL_TF(exp) _CL_TF(sum) _CL_TF(from_blob) _CL_TF(tensor) _CL_TF(einsum)
+_CL_TF(mm_out) _CL_TF(matmul_out) _CL_TF(addmm) _CL_TF(baddbmm) _CL_TF(where) _CL_TF(cumsum) _CL_TF(sqrt)
+_CL_TF(abs) _CL_TF(clamp) _CL_TF(relu) _CL_TF(sigmoid) _CL_TF(tanh) _CL_TF(log) _CL_TF(pow) _CL_TF(cat_out)
+_CL_TF(nonzero) _CL_TF(linspace) _CL_TF(randint) _CL_TF(zeros_out) _CL_TF(empty_strided) _CL_TF(gather)
 #undef _CL_TF
 /* reductions over a dimension return (values, indices) */
 Tensor max(const Tensor&); Tensor min(const Tensor&); Tensor max(const Tensor&, const Tensor&);
@@ -179,10 +227,15 @@ std::tuple<Tensor, Tensor> min(const Tensor&, int64_t, bool = false);
 std::tuple<Tensor, Tensor> sort(const Tensor&, int64_t = -1, bool = false);
 std::tuple<Tensor, Tensor> sort(const Tensor&, bool, int64_t, bool = false);
 std::tuple<Tensor, Tensor> topk(const Tensor&, int64_t, int64_t = -1, bool = true, bool = true);
+/* unique values, (inverse indices), (counts) */
+std::tuple<Tensor, Tensor> _unique(const Tensor&, bool = true, bool = false);
+std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor&, bool = true, bool = false, bool = false);
+std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor&, int64_t, bool = true, bool = false, bool = false);
 /* the factories' own signature, for a braced size (`torch::empty({m, n}, options)`) */
 Tensor empty(IntArrayRef, TensorOptions = {}); Tensor zeros(IntArrayRef, TensorOptions = {});
 Tensor ones(IntArrayRef, TensorOptions = {}); Tensor rand(IntArrayRef, TensorOptions = {});
 Tensor randn(IntArrayRef, TensorOptions = {}); Tensor full(IntArrayRef, Scalar, TensorOptions = {});
+Tensor from_blob(void*, IntArrayRef, TensorOptions = {}); Tensor from_blob(void*, IntArrayRef, IntArrayRef, TensorOptions = {});
 std::optional<Device> device_of(const Tensor&);
 namespace cuda { using c10::cuda::getCurrentCUDAStream; using c10::cuda::CUDAStream; using c10::cuda::CUDAGuard;
   using c10::cuda::OptionalCUDAGuard; cudaDeviceProp* getCurrentDeviceProperties(); }
@@ -190,7 +243,7 @@ namespace cuda { using c10::cuda::getCurrentCUDAStream; using c10::cuda::CUDAStr
 namespace torch {
 using namespace at;
 using at::Tensor;
-namespace indexing { struct Slice { Slice(); template <class A> Slice(A); template <class A, class B> Slice(A, B); }; extern const int None; }
+namespace indexing = at::indexing;
 }  // namespace torch
 namespace pybind11 {
 struct arg { explicit arg(const char*); template <class T> arg& operator=(T&&); arg& none(bool = true); arg& noconvert(bool = true); };
