@@ -209,6 +209,10 @@ def _register_asm_api() -> bool:
 
 _asm_api: list[bool] = []
 
+#: Why a local the function changes is unknown inside a lambda's body (:meth:`Executor.
+#: lambda_body`).
+_CAPTURED = "is captured by a lambda, which may run where it holds another value"
+
 
 def _uncast(n: Node) -> Node:
     """``n`` without parentheses and casts, implicit or written."""
@@ -253,10 +257,67 @@ def asm_parts(cursor: ci.Cursor) -> tuple[str, int, int] | None:
     lib = ci.conf.lib
     try:
         text = ci._CXString.from_result(lib.clang_Cursor_getGCCAssemblyTemplate(cursor))
-        return text, int(lib.clang_Cursor_getGCCAssemblyNumOutputs(cursor)), int(
-            lib.clang_Cursor_getGCCAssemblyNumInputs(cursor))
+        outs = int(lib.clang_Cursor_getGCCAssemblyNumOutputs(cursor))
+        ins = int(lib.clang_Cursor_getGCCAssemblyNumInputs(cursor))
     except Exception:  # an older libclang: the source text stands in
         return None
+    if outs + ins:
+        key = (bytes(cursor), text)
+        whole = _asm_whole.get(key)
+        if whole is None:
+            whole = _asm_whole[key] = _nvcc_template(cursor) or text
+            if len(_asm_whole) > 4096:
+                _asm_whole.clear()
+        text = whole
+    return text, outs, ins
+
+
+#: :func:`_nvcc_template` by cursor and clang's template.
+_asm_whole: dict[tuple[bytes, str], str] = {}
+#: A ``%`` escape in an asm string with operands (GCC's rules, as clang reads them).
+_ASM_ESCAPE = re.compile(r"%(%|=|\d+|[A-Za-z]\d+|[A-Za-z]?\[|[A-Za-z_][\w.]*)?")
+_STRING_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "r": "\r"}
+
+
+def _nvcc_template(cursor: ci.Cursor) -> str | None:
+    """The template of an ``asm`` statement with operands, in clang's form (``$N`` for
+    ``%N``, ``%`` for ``%%``), where its strings hold what nvcc passes through and clang
+    rejects: a PTX special register with one ``%`` (``"mov.u64 %0, %globaltimer;"``,
+    clang's "invalid % escape", after which its template stops); None where they hold
+    none (clang's template is whole) or the strings are not all literals."""
+    tokens = list(cursor.get_tokens())
+    i = next((j for j, t in enumerate(tokens) if t.spelling == "("), -1)
+    pieces: list[str] = []
+    for t in tokens[i + 1:] if i >= 0 else []:
+        if t.spelling in (":", "::", ")"):
+            break
+        spelled = t.spelling
+        if t.kind != ci.TokenKind.LITERAL or not spelled.endswith('"') or '"' not in spelled:
+            return None
+        body = spelled[spelled.index('"') + 1:-1]
+        pieces.append(re.sub(r"\\(.)", lambda m: _STRING_ESCAPES.get(m.group(1), m.group(0)),
+                             body))
+    raw = "".join(pieces)
+    out: list[str] = []
+    passed = False
+    at = 0
+    for m in _ASM_ESCAPE.finditer(raw):
+        out.append(raw[at:m.start()])
+        at = m.end()
+        what = m.group(1) or ""
+        if what == "%":
+            out.append("%")
+        elif what.isdigit():
+            out.append(f"${what}")
+        elif what[:1].isalpha() and what[1:].isdigit() and len(what) > 1:
+            out.append(f"${{{what[1:]}:{what[0]}}}")
+        elif what and (what[0].isalpha() or what[0] == "_") and not what.endswith("["):
+            out.append(f"%{what}")  # nvcc passes it to ptxas as written
+            passed = True
+        else:
+            return None  # ``%=``, a named operand, a stray ``%``: clang's template stands
+    out.append(raw[at:])
+    return "".join(out) if passed else None
 
 
 def asm_output_constraints(cursor: ci.Cursor, count: int) -> list[str] | None:
@@ -735,6 +796,8 @@ _UNRESOLVED = ("which clang could not resolve (a declaration it uses did not par
                "or its type depends on a template parameter)")
 #: The clause of a value that depends on which way control flow went.
 _CONTROL_FLOW = "depends on control flow"
+#: The guard of a lambda's body: the lanes that call it, unknown where it is defined.
+_LAMBDA_CALLERS = Opaque(OpaqueKind.BRANCH, "the lanes that call the lambda", THREAD_SYMS)
 
 
 def _about(kind: OpaqueKind, name: str, clause: str, inputs: tuple[Expr, ...] = (),
@@ -2580,10 +2643,7 @@ class Executor:
             if id(n) in lambdas:
                 # the walk reads a lambda's body where it is defined, not where it is
                 # called (``if (odd) flip();``): the guards of its calls are not seen
-                self.switch_split.setdefault(
-                    k, f"'{self.var_name(k)}' switches buffers in a lambda, whose calls"
-                    " cudalint does not follow, so the lanes of a warp may address"
-                    " different buffers")
+                self.switch_split.setdefault(k, self._lambda_switch(k))
             at = int(n.extent.start.offset)
             if any(lo <= at <= hi for lo, hi in loops):
                 self.switch_split.setdefault(
@@ -2592,6 +2652,10 @@ class Executor:
                     " warp may address different buffers")
             elif id(n) in hidden and n.children:
                 self.switch_in_cases.setdefault(k, []).append((n.children[0], hidden[id(n)]))
+
+    def _lambda_switch(self, k: int) -> str:
+        return (f"'{self.var_name(k)}' switches buffers in a lambda, whose calls cudalint"
+                " does not follow, so the lanes of a warp may address different buffers")
 
     def _mask_reason(self, name: str, mask: Node) -> str | None:
         """Why a buffer switch by ``mask`` does not keep every lane's bank; None when it
@@ -2716,7 +2780,9 @@ class Executor:
         now = self.guards
         same = len(now) >= len(made) and all(a is b for a, b in zip(made, now, strict=False))
         extra = now[len(made):] if same else now
-        if any(may_differ(g) for g in extra):
+        if any(g is _LAMBDA_CALLERS for g in extra):
+            self.switch_split.setdefault(k, self._lambda_switch(k))
+        elif any(may_differ(g) for g in extra):
             self.switch_split.setdefault(
                 k, f"'{self.var_name(k)}' switches buffers under a condition that differs"
                 " between lanes, so the lanes of a warp may address different buffers")
@@ -4079,8 +4145,65 @@ class Executor:
         elif kind == N.CALL:
             self.call_stmt(c, role)
             return
+        elif kind == K.LAMBDA_EXPR.value:
+            self.lambda_body(c)
+            return
         for ch in children:
             self.scan(ch, LOAD)
+
+    def lambda_body(self, lam: Node) -> None:
+        """A lambda's body, run where the lambda is defined (its calls are not followed)
+        as statements: its branches, loops and ``goto`` loops as anywhere else (read as
+        one expression before, a loop or ``goto`` in it ran once and an ``if`` guarded
+        nothing). Its accesses run under a guard of the lanes that call it (unknown: a
+        conflict found is possible, not proved), its parameters differ between lanes
+        (:meth:`decl_ref`), and a captured local the function changes anywhere may hold
+        another value when it runs, in each lane its own. What it writes to the
+        function's locals is not applied here: such a local is unknown wherever it is
+        read (:meth:`lambda_written`)."""
+        fn = self.fn
+        body = next((ch for ch in reversed(lam.children) if ch.kind == N.COMPOUND_STMT), None)
+        if fn is None or body is None:
+            return
+        inner = {key_of(x.cursor) for x in self._subtree(lam)
+                 if x.kind in (N.VAR_DECL, N.PARM_DECL)}
+        saved = (self.values, self.guards, self.returns, self.memo, self.pending,
+                 self.ret_ptrs)
+        values = dict(self.values)
+        for k, var in fn.vars.items():
+            v = values.get(k)
+            if k not in inner and v is not None and var.modified:
+                values[k] = self._loop_opaque(k, v, _CAPTURED, list(THREAD_SYMS),
+                                              OpaqueKind.BRANCH)
+        self.values, self.memo, self.pending = values, {}, []
+        self.returns, self.ret_ptrs = [], []
+        self.guards = (*self.guards, _LAMBDA_CALLERS)
+        self.new_region()
+        try:
+            self.stmt(body)
+            self.flush()
+        finally:
+            (self.values, self.guards, self.returns, self.memo, self.pending,
+             self.ret_ptrs) = saved
+            self.memo.clear()
+            self.new_region()
+
+    def lambda_written(self) -> set[int]:
+        """The function's locals that a lambda in it writes (declared outside it)."""
+        fn = self.fn
+        if fn is None or fn.body is None:
+            return set()
+        hit = self.body_facts.get(("lambda_written", id(fn.body)))
+        if hit is not None and hit[0] is fn.body:
+            return cast(set[int], hit[1])
+        out: set[int] = set()
+        for lam in self._subtree(fn.body):
+            if lam.kind == K.LAMBDA_EXPR.value:
+                inner = {key_of(x.cursor) for x in self._subtree(lam)
+                         if x.kind in (N.VAR_DECL, N.PARM_DECL)}
+                out |= self.assigned_in(lam) - inner
+        self.body_facts[("lambda_written", id(fn.body))] = (fn.body, out)
+        return out
 
     def may_be_shared(self, c: Node) -> bool:
         """A cheap test: can ``c`` designate shared memory? (Its root names a shared array
@@ -4666,6 +4789,11 @@ class Executor:
         values: list[Expr] = []
         addrs: list[Ptr | None] = []
         for src in srcs:
+            special = self.ptx_special(src)
+            if special is not None:
+                values.append(special)
+                addrs.append(None)
+                continue
             imm = _PTX_IMMEDIATE.match(src)
             if imm is not None:
                 values.append(Const((-1 if imm.group(1) else 1) * int(imm.group(2), 0), it))
@@ -4699,6 +4827,22 @@ class Executor:
             addr = Ptr(p.array, p.decl, _plus(p.offset, step), p.pointee,
                        self.switched_step(p.switched, p.offset, step, p.unknown), p.switched)
         return {dest: (value, addr)}
+
+    def ptx_special(self, name: str) -> Expr | None:
+        """The value of a PTX special register read in inline asm: ``%laneid`` is the
+        linear thread index mod 32 (a warp is 32 consecutive linear indices, whatever the
+        block's shape), ``%tid.x`` threadIdx.x, ``%ntid.x`` blockDim.x; None for the
+        others (``%smid``, ``%warpid``, ``%clock``: no value known here)."""
+        m = re.fullmatch(r"%(laneid|tid\.[xyz]|ntid\.[xyz])", name)
+        if m is None:
+            return None
+        reg = m.group(1)
+        if reg == "laneid":
+            return fold(Binary("%", self.linear_thread(), Const(32, UINT), UINT))
+        axis = reg[-1]
+        if reg.startswith("tid"):
+            return Sym(f"threadIdx.{axis}", UINT, lane_dependent=True)
+        return Sym(f"blockDim.{axis}", UINT)
 
     def cycles(self, body: Node) -> list[tuple[int, int]]:
         """The source spans under ``body`` that may run more than once: loops, and the
@@ -7003,6 +7147,11 @@ class Executor:
             return _about(OpaqueKind.NAME, name, "is not a variable", (), t or INT)
         k = key_of(ref)
         var = self.fn.vars.get(k) if self.fn is not None else None
+        if var is None and rk == K.PARM_DECL and self.fn is not None:
+            # a parameter of a function inside this one (a lambda's): each call binds it,
+            # in each lane its own value
+            return _about(OpaqueKind.VARIABLE, name, "is a parameter of a lambda",
+                          THREAD_SYMS, t or INT)
         if var is None:
             # A variable outside the function: a constant, or memory.
             if name == "warpSize":
@@ -7031,6 +7180,10 @@ class Executor:
             cur = self.values.get(k)
             return _about(OpaqueKind.VARIABLE, name, "has its address taken",
                           dedupe([cur, *THREAD_SYMS]) if isinstance(cur, Expr) else (),
+                          t or INT)
+        if k in self.lambda_written():
+            # a lambda writes it, wherever it is called (calls are not followed)
+            return _about(OpaqueKind.VARIABLE, name, "is written by a lambda", THREAD_SYMS,
                           t or INT)
         cur = self.values.get(k)
         if isinstance(cur, Expr):
