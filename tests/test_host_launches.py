@@ -416,3 +416,26 @@ void run(float *out, CUmodule mod, CUfunction other, bool b) {
     )
     assert shapes(tu) == set()
     assert shapes(tu, "m") == {(128, 1, 1)}
+
+
+def test_launch_function_through_pointer_locals(tmp_path: pathlib.Path) -> None:
+    """The kernel held by a pointer local, typed or ``const void *`` (a cast of the
+    kernel), given to a launch function; a pointer from a caller's table is unknown."""
+    tu = parse(
+        tmp_path,
+        API_HEADER
+        + """
+void run(float *out, void (**table)(float *), int i) {
+    void *args[] = {&out};
+    const void *kp = (const void *)k;
+    cudaLaunchKernel(kp, 1, 64, args, 0, 0);
+    void (*fp)(float *) = m;
+    cudaLaunchCooperativeKernel((void *)fp, 1, dim3(128), args, 0, 0);
+    void (*tp)(float *) = table[i];
+    cudaLaunchKernel((void *)tp, 1, 256, args, 0, 0);
+}
+""",
+    )
+    assert shapes(tu) == {(64, 1, 1)}
+    assert shapes(tu, "m") == {(128, 1, 1)}
+    assert len(tu.launches) == 2
