@@ -222,6 +222,10 @@ class SetEval:
             return _finite((v for v in out if v is not None), exact)
         k = _single(b)
         ka = _single(a)
+        if op == "<<" and ka is not None and ka >= 1 and k is None and b.values is None:
+            # ``1 << pow_2`` (PointNet++'s ``opt_n_threads``): a power of two times the
+            # constant, whatever the shift (one past the width is undefined)
+            return Vals(start=ka, ratio=2, exact=exact)
         if op == "*" and ka is not None and k is None:
             a, b, k = b, a, ka
         if k is None:
