@@ -77,6 +77,16 @@ REPOS = (
     # CMakeLists.txt: include_directories(src/common)
     Repo("cuda_hgemm", "https://github.com/Bruce-Lee-LY/cuda_hgemm", include=("src/common",),
          commit="0d26c2e4415ab0d0af5a6bfae301275c608d46b4"),
+    # PyTorch extensions (session 11): setup.py's include_dirs
+    Repo("apex", "https://github.com/NVIDIA/apex", include=("csrc",),
+         commit="6424da3b4faa6c8f062da4a48c424fff3f02d42d"),
+    Repo("DeepSpeed", "https://github.com/deepspeedai/DeepSpeed", include=("csrc/includes",),
+         commit="edaa7221267243c7be7fb49c5d5f5c4fb97b4641"),
+    Repo("mmcv", "https://github.com/open-mmlab/mmcv",
+         include=("mmcv/ops/csrc/common", "mmcv/ops/csrc/common/cuda"),
+         commit="a8073c74bf83d62ec36a103f835faa4837fb6585"),
+    Repo("mamba", "https://github.com/state-spaces/mamba",
+         commit="e9594ce1c732d97440f0332fdc43170a2294dbfa"),
 )
 
 _SOURCE = (".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".inl", ".cxx")
