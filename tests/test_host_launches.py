@@ -402,7 +402,7 @@ def test_driver_launch_needs_a_literal_kernel_of_the_unit(tmp_path: pathlib.Path
         + """
 void run(float *out, CUmodule mod, CUfunction other, bool b) {
     void *args[] = {&out};
-    CUfunction f, g, h;
+    CUfunction f = nullptr, g = NULL, h;
     cuModuleGetFunction(&f, mod, "k");
     cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, 0, args, 0);
     cuModuleGetFunction(&g, mod, "_Z1mPf");

@@ -3131,8 +3131,10 @@ class HostLaunches:
             return []
         k = key_of(ref)
         var = fn.vars.get(k)
-        if var is None or var.assigned or var.writes or var.init is not None:
-            return []
+        null = var is not None and var.init is not None and strip(var.init).kind in (
+            K.CXX_NULL_PTR_LITERAL_EXPR.value, K.GNU_NULL_EXPR.value, N.INTEGER_LITERAL)
+        if var is None or var.assigned or var.writes or (var.init is not None and not null):
+            return []  # (``CUfunction f = nullptr;``: a null the launch cannot start)
         parents = self._parent_map(fn)
         names: list[str] = []
         for n in subtree(fn.body):
