@@ -67,6 +67,11 @@ from cudalint.options import Options
         " t.index_put_({m}, 0); auto w = t.masked_fill(m, 0).nonzero();"
         " k<<<1, 32>>>(t.packed_accessor32<float, 3, at::RestrictPtrTraits>(),"
         " (at::Half*)t.data_ptr()); (void)v; (void)o; (void)u; (void)c; (void)same; (void)w; }",
+        # detectron2's ops: older names and in-place forms
+        "#include <ATen/TensorUtils.h>\n"
+        'void f(at::Tensor t, at::IntList sizes) { at::TensorArg a(t, "t", 1);'
+        ' at::checkAllSameType("f", {a, a}); t.unsqueeze_(0).add_(t).view_as(t);'
+        " (void)sizes; }",
     ],
     ids=[
         "math-host-device",
@@ -75,6 +80,7 @@ from cudalint.options import Options
         "fp16-conversions",
         "deepspeed-lamb",
         "mmcv-ops",
+        "detectron2-ops",
     ],
 )
 def test_parses_as_nvcc_does(tmp_path: pathlib.Path, use: str) -> None:

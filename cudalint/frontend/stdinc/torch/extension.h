@@ -119,6 +119,7 @@ namespace cuda { struct CUDAStream { operator cudaStream_t() const; cudaStream_t
 namespace at {
 using c10::Half; using c10::BFloat16; using c10::ScalarType; using c10::Device; using c10::DeviceType;
 using c10::IntArrayRef; using c10::TensorOptions; using c10::Scalar; using c10::MemoryFormat;
+using IntList = c10::IntArrayRef;  /* its name before PyTorch 1.0 */
 using c10::elementSize; using c10::optional; using c10::dtype; using c10::device; using c10::requires_grad;
 using c10::DefaultPtrTraits; using c10::RestrictPtrTraits; using c10::DeviceTypeName;
 namespace indexing { struct Slice { Slice(); template <class A> Slice(A); template <class A, class B> Slice(A, B); };
@@ -201,6 +202,13 @@ class Tensor {
   template <class... A> Tensor squeeze(A&&...) const; template <class... A> Tensor unsqueeze(A&&...) const;
   template <class... A> Tensor& zero_(A&&...); template <class... A> Tensor& fill_(A&&...);
   template <class... A> Tensor& copy_(A&&...); template <class T> T item() const; Scalar item() const;
+  /* in-place forms return the tensor */
+  template <class... A> Tensor& unsqueeze_(A&&...); template <class... A> Tensor& squeeze_(A&&...);
+  template <class... A> Tensor& transpose_(A&&...); template <class... A> Tensor& add_(A&&...);
+  template <class... A> Tensor& sub_(A&&...); template <class... A> Tensor& mul_(A&&...);
+  template <class... A> Tensor& div_(A&&...); template <class... A> Tensor& clamp_(A&&...);
+  template <class... A> Tensor& addmm_(A&&...); template <class... A> Tensor& resize_as_(A&&...);
+  template <class... A> Tensor view_as(A&&...) const; template <class... A> Tensor& t_(A&&...);
   Tensor operator[](int64_t) const;
   template <class... A> Tensor index_select(A&&...) const; template <class... A> Tensor masked_select(A&&...) const;
   std::tuple<Tensor, Tensor> sort(int64_t = -1, bool = false) const;
