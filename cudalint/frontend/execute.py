@@ -350,6 +350,9 @@ def asm_output_constraints(cursor: ci.Cursor, count: int) -> list[str] | None:
 _PTX_ARITH = re.compile(
     r"^(mov|add|sub|xor|and|or|shl|shr)\.([bsu])(32|64)\s+[%$](\d+)\s*,\s*([^,\s]+)"
     r"(?:\s*,\s*([^,\s]+))?$")
+#: The destination of a PTX instruction: its first operand, an operand or a vector of
+#: them (``ld.shared.v2.f32 {%0, %1}, [%2]``; a store's ``[%0]`` is none).
+_PTX_DEST = re.compile(r"^\s*(?:@!?\w+\s+)?[a-z][\w.:]*\s+(\{[^}]*\}|[%$]\d+)\s*,")
 _PTX_IMMEDIATE = re.compile(r"^(-?)(0[xX][0-9a-fA-F]+|\d+)[uU]?$")
 _PTX_ARITH_OPS: dict[str, BinaryOp] = {
     "add": "+", "sub": "-", "xor": "^", "and": "&", "or": "|", "shl": "<<", "shr": ">>"}
@@ -4887,8 +4890,13 @@ class Executor:
         """Emit the shared accesses of the PTX instructions in ``template``; how many, or
         None when it holds none that cudalint reads."""
         count: int | None = None
+        written: set[int] = set()  # operands an instruction before this one wrote
         for instr in re.split(r"[;\n]", template):
             m = _PTX_SHARED_OP.match(instr)
+            dest = _PTX_DEST.match(instr)
+            before = set(written)
+            if dest is not None:
+                written.update(int(x) for x in re.findall(r"[%$](\d+)", dest.group(1)))
             if m is None:
                 continue
             op, suffixes = m.group(1), m.group(2)
@@ -4901,7 +4909,11 @@ class Executor:
             name = op if op in ("ldmatrix", "stmatrix", "cp.async") else f"{op}.shared"
             addr = _PTX_OPERAND.search(instr)
             index = int(addr.group(1)) if addr is not None else -1
-            p = self.asm_address(operands[index]) if 0 <= index < len(operands) else None
+            # an address operand an earlier instruction of the statement wrote (``add.u32
+            # %0, %0, 128; st.shared.f32 [%0], %1;`` on ``"+r"(a)``) is not the operand's
+            # value: not traced
+            p = self.asm_address(operands[index]) \
+                if 0 <= index < len(operands) and index not in before else None
             if addr is None or p is None:
                 # a helper run on its own, its address a parameter: each call from a
                 # kernel binds it (``inline``), so nothing is lost here
