@@ -275,7 +275,7 @@ def asm_parts(cursor: ci.Cursor) -> tuple[str, int, int] | None:
 #: :func:`_nvcc_template` by cursor and clang's template.
 _asm_whole: dict[tuple[bytes, str], str] = {}
 #: A ``%`` escape in an asm string with operands (GCC's rules, as clang reads them).
-_ASM_ESCAPE = re.compile(r"%(%|=|\d+|[A-Za-z]\d+|[A-Za-z]?\[|[A-Za-z_][\w.]*)?")
+_ASM_ESCAPE = re.compile(r"%(%|=|\d+|[A-Za-z]\d+|[A-Za-z]?\[\w*\]?|[A-Za-z_][\w.]*)?")
 _STRING_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "r": "\r"}
 
 
@@ -288,8 +288,11 @@ def _nvcc_template(cursor: ci.Cursor) -> str | None:
     tokens = list(cursor.get_tokens())
     i = next((j for j, t in enumerate(tokens) if t.spelling == "("), -1)
     pieces: list[str] = []
-    for t in tokens[i + 1:] if i >= 0 else []:
+    end = len(tokens)
+    for j in range(i + 1 if i >= 0 else end, end):
+        t = tokens[j]
         if t.spelling in (":", "::", ")"):
+            end = j
             break
         spelled = t.spelling
         if t.kind != ci.TokenKind.LITERAL or not spelled.endswith('"') or '"' not in spelled:
@@ -298,6 +301,7 @@ def _nvcc_template(cursor: ci.Cursor) -> str | None:
         pieces.append(re.sub(r"\\(.)", lambda m: _STRING_ESCAPES.get(m.group(1), m.group(0)),
                              body))
     raw = "".join(pieces)
+    names = _asm_operand_names(tokens[end:])
     out: list[str] = []
     passed = False
     at = 0
@@ -311,6 +315,9 @@ def _nvcc_template(cursor: ci.Cursor) -> str | None:
             out.append(f"${what}")
         elif what[:1].isalpha() and what[1:].isdigit() and len(what) > 1:
             out.append(f"${{{what[1:]}:{what[0]}}}")
+        elif what.endswith("]") and what[what.index("[") + 1:-1] in names:
+            index = names[what[what.index("[") + 1:-1]]
+            out.append(f"${{{index}:{what[0]}}}" if what[0] != "[" else f"${index}")
         elif what and (what[0].isalpha() or what[0] == "_") and not what.endswith("["):
             out.append(f"%{what}")  # nvcc passes it to ptxas as written
             passed = True
@@ -318,6 +325,35 @@ def _nvcc_template(cursor: ci.Cursor) -> str | None:
             return None  # ``%=``, a named operand, a stray ``%``: clang's template stands
     out.append(raw[at:])
     return "".join(out) if passed else None
+
+
+def _asm_operand_names(tokens: list[ci.Token]) -> dict[str, int]:
+    """The symbolic names of an ``asm`` statement's operands (``[addr] "r"(a)``) by their
+    numbers, from the tokens after its template (outputs, then inputs; the clobbers
+    after the third ``:`` are no operands)."""
+    names: dict[str, int] = {}
+    colons = depth = 0
+    count = -1
+    pending: str | None = None
+    for j, t in enumerate(tokens):
+        sp = t.spelling
+        if depth == 0 and sp in (":", "::"):
+            colons += len(sp)
+            if colons >= 3:
+                break
+        elif sp in ("(", "["):
+            if sp == "[" and depth == 0 and j + 2 < len(tokens) \
+                    and tokens[j + 2].spelling == "]":
+                pending = tokens[j + 1].spelling
+            depth += 1
+        elif sp in (")", "]"):
+            depth -= 1
+        elif depth == 0 and t.kind == ci.TokenKind.LITERAL:
+            count += 1  # an operand's constraint
+            if pending is not None:
+                names[pending] = count
+                pending = None
+    return names
 
 
 def asm_output_constraints(cursor: ci.Cursor, count: int) -> list[str] | None:
