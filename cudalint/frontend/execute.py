@@ -1684,14 +1684,18 @@ class Executor:
                               or ty.is_pointer_kind(strip(o).ckind) for o in ops]
                     # an integer offset, or one of dependent type (``smem_ +
                     # Ktraits::kSmemSize``): evaluated with the instantiation's arguments
-                    ints = [node_int_type(o) is not None or (
-                        not arrays[i] and ty.is_dependent_kind(strip(o).ckind))
-                        for i, o in enumerate(ops)]
-                    if arrays[0] and ints[1]:
+                    deps = [ty.is_dependent_kind(strip(o).ckind) for o in ops]
+                    ints = [node_int_type(o) is not None or (not arrays[i] and deps[i])
+                            for i, o in enumerate(ops)]
+                    # a pointer operand of dependent type too (``smem_delta_a + 2 * M +
+                    # kNThreads`` with ``weight_t *smem_delta_a``: itself an unresolved
+                    # call): whatever its value turns out to be
+                    if (arrays[0] or deps[0]) and ints[1]:
                         p = self.ptr_value(ops[0])
-                        return None if p is None else self.advance(
-                            p, self.expr(ops[1]), BINARY_OPS[oper.op])
-                    if arrays[1] and oper.op == "+" and ints[0]:
+                        if p is not None or arrays[0]:
+                            return None if p is None else self.advance(
+                                p, self.expr(ops[1]), BINARY_OPS[oper.op])
+                    if (arrays[1] or deps[1]) and oper.op == "+" and ints[0]:
                         p = self.ptr_value(ops[1])
                         return None if p is None else self.advance(p, self.expr(ops[0]), "+")
                     if not arrays[0] and node_int_type(ops[1]) is not None:

@@ -60,6 +60,7 @@ from cudalint.frontend.cursors import (
     strip,
 )
 from cudalint.frontend.execute import (
+    DependentClass,
     Executor,
     asm_outputs,
     call_name,
@@ -1859,7 +1860,15 @@ class Walker:
             if p.is_type:
                 size = self.type_size(text)
                 if size is None:
-                    return None
+                    # a class template's instance (``template __global__ void
+                    # k<S<4>>(float *);``): the class the arguments select, whose
+                    # members the kernel reads
+                    cls = Executor(self, None, Env()).dependent_type(text)
+                    if not isinstance(cls, DependentClass):
+                        return None
+                    env.classes[p.name] = cls
+                    parts.append(f"{p.name}={cls.name}")
+                    continue
                 spelled = " ".join(text.split())
                 env.types[p.name] = (spelled, size)
                 parts.append(f"{p.name}={spelled}")
