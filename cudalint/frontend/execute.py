@@ -311,6 +311,8 @@ def _nvcc_template(cursor: ci.Cursor) -> str | None:
         what = m.group(1) or ""
         if what == "%":
             out.append("%")
+        elif what == "=":
+            out.append("${:uid}")  # a number unique to the statement, as clang writes it
         elif what.isdigit():
             out.append(f"${what}")
         elif what[:1].isalpha() and what[1:].isdigit() and len(what) > 1:
@@ -322,7 +324,7 @@ def _nvcc_template(cursor: ci.Cursor) -> str | None:
             out.append(f"%{what}")  # nvcc passes it to ptxas as written
             passed = True
         else:
-            return None  # ``%=``, a named operand, a stray ``%``: clang's template stands
+            return None  # an unknown named operand, a stray ``%``: clang's template stands
     out.append(raw[at:])
     return "".join(out) if passed else None
 
