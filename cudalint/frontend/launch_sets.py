@@ -39,7 +39,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cudalint.frontend import types as ty
-from cudalint.frontend.consteval import UO_ADDR_OF, binary_value, unary_operator_kind, wrap
+from cudalint.frontend.consteval import (
+    UO_ADDR_OF,
+    UO_POST_DEC,
+    UO_POST_INC,
+    UO_PRE_DEC,
+    UO_PRE_INC,
+    binary_value,
+    unary_operator_kind,
+    wrap,
+)
 from cudalint.frontend.cursors import Env, Function, K, N, arguments, key_of, node_int_type, strip
 from cudalint.frontend.execute import Executor
 from cudalint.frontend.tree import Node, subtree
@@ -216,8 +225,11 @@ class SetEval:
                 return ANY
             # ``t * t``: every pair is not a run-time pair where both read one input
             exact = exact and (len(a.values) == 1 or len(b.values) == 1)
-            out = {binary_value(op, x, y, LONG) for x in a.values for y in b.values}
-            if None in out:
+            # a pair that divides by zero never reaches the launch (``512 / block_y``
+            # with ``block_y = h_last_pow2(n)`` 0 for n = 0): only the others count
+            out = {binary_value(op, x, y, LONG) for x in a.values for y in b.values
+                   if not (op in ("/", "%") and y == 0)}
+            if None in out or not out:
                 return ANY
             return _finite((v for v in out if v is not None), exact)
         k = _single(b)
@@ -342,6 +354,9 @@ class SetEval:
         if self.depth >= MAX_DEPTH or target.body is None or target.is_kernel:
             return ANY
         inner = self._helper(target, args)
+        smeared = self._smeared_power(target, inner)
+        if smeared is not None:
+            return smeared
         out: Vals | None = None
         for n in _walk_fn(target.body):
             if n.kind != N.RETURN:
@@ -354,6 +369,76 @@ class SetEval:
             if out.is_any:
                 return out
         return out if out is not None else ANY
+
+    def _smeared_power(self, target: Function, inner: SetEval) -> Vals | None:
+        """A helper that rounds to a power of two by smearing the top bit down
+        (apex's ``h_last_pow2``: ``n |= n >> 1; ... n |= n >> 16; return n - (n >> 1);``,
+        the round-up ``--n; ...; ++n``): whatever ``n`` comes in, after the shifts by 1, 2,
+        4, ... up to half its width it is ``2^k - 1`` (all ones below its top bit), so the
+        return is evaluated for each such value. None for any other body."""
+        assert target.body is not None
+        stmts = [st for st in target.body.children if st.kind != N.NULL_STMT]
+        if len(stmts) < 2 or stmts[-1].kind != N.RETURN:
+            return None
+        params = Executor.params(target)
+        if len(params) != 1:
+            return None
+        pk = key_of(params[0].cursor)
+        t = node_int_type(params[0])
+        if t is None:
+            return None
+        shifts: list[int] = []
+        steps: list[Node] = []  # ``++n`` and the like after the smear, in order
+        for st in stmts[:-1]:
+            n = strip(st)
+            kids = n.expr_children()
+            if n.kind == N.COMPOUND_ASSIGN and n.spelling == "|=" and len(kids) == 2 \
+                    and _is_ref(strip(kids[0]), pk) and not steps:
+                rhs = strip(kids[1])
+                parts = rhs.expr_children()
+                if rhs.kind != N.BINARY or rhs.spelling != ">>" or len(parts) != 2 \
+                        or not _is_ref(strip(parts[0]), pk):
+                    return None
+                c = inner._known(parts[1])
+                if c is None:
+                    return None
+                shifts.append(c)
+                continue
+            if not shifts and _steps(n, pk) == -1:
+                continue  # ``--n`` before: any value stays any value
+            if shifts and _steps(n, pk) in (1, -1):
+                steps.append(n)
+                continue
+            return None
+        width = t.bits
+        if sorted(shifts) != [1 << i for i in range(width.bit_length() - 1)]:
+            return None  # not every shift up to half the width: not smeared
+        values = [(1 << k) - 1 for k in range(width + 1)]
+        if t.signed:
+            values = [wrap(v, t) for v in values]
+        out: Vals | None = None
+        exprs = stmts[-1].expr_children()
+        if not exprs:
+            return None
+        ret = strip(exprs[0])
+        last = _steps(ret, pk) if ret.kind == N.UNARY and unary_operator_kind(ret.cursor) in (
+            UO_PRE_INC, UO_PRE_DEC) else 0
+        for v in values:
+            for st in steps:
+                v = wrap(v + _steps(strip(st), pk), t)
+            if last:  # ``return ++x;``
+                got = Vals(frozenset([wrap(v + last, t)]))
+                out = got if out is None else _union(out, got)
+                continue
+            inner._bound[pk] = Vals(frozenset([v]))
+            try:
+                got = inner.of(exprs[0])
+            finally:
+                del inner._bound[pk]
+            out = got if out is None else _union(out, got)
+            if out.is_any:
+                return out
+        return out
 
     def _out_parameter(self, k: int, init: Node | None) -> Vals:
         """A local that host helpers of the file set through a non-const reference
@@ -956,6 +1041,20 @@ def _text(n: Node) -> str | None:
 def _reads(n: Node) -> set[int]:
     return {key_of(x.referenced) for x in _walk_fn(n)
             if x.kind == N.DECL_REF and x.referenced is not None}
+
+
+def _steps(n: Node, k: int) -> int:
+    """+1 for ``++n``/``n++``/``n += 1`` on the variable ``k``, -1 for the decrements, 0
+    for anything else."""
+    kids = n.expr_children()
+    if n.kind == N.UNARY and len(kids) == 1 and _is_ref(strip(kids[0]), k):
+        op = unary_operator_kind(n.cursor)
+        return 1 if op in (UO_PRE_INC, UO_POST_INC) else -1 if op in (UO_PRE_DEC, UO_POST_DEC) \
+            else 0
+    if n.kind == N.COMPOUND_ASSIGN and n.spelling in ("+=", "-=") and len(kids) == 2 \
+            and _is_ref(strip(kids[0]), k) and strip(kids[1]).spelling == "1":
+        return 1 if n.spelling == "+=" else -1
+    return 0
 
 
 def _is_ref(n: Node, k: int) -> bool:
