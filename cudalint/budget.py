@@ -57,6 +57,8 @@ __all__ = [
     "ForkedWorker",
     "can_fork",
     "check",
+    "collector_held",
+    "collector_paused",
     "current",
     "read_regular",
     "release_memory",
@@ -496,6 +498,61 @@ def release_memory(force: bool = False) -> bool:
             _malloc_trim(0)
     _released_at = _resident_bytes()
     return True
+
+
+# --- Python's cyclic collector during a file's analysis --------------------------------
+
+class _Hold(threading.local):
+    #: collector_held()s open on this thread, and whether one must turn the collector on
+    depth = 0
+    resume = False
+
+
+_hold = _Hold()
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's automatic cyclic collections off meanwhile, and back on after where they
+    were on: at the end of this thread's enclosing :func:`collector_held` if one is
+    open.
+
+    A file's walk makes hundreds of thousands of objects that live as long as it does
+    (the cursor trees, the IR), and each automatic collection of the older generations
+    visits them all again (``cudalint.frontend.walker``)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            if _hold.depth:
+                _hold.resume = True
+            else:
+                gc.enable()
+
+
+@contextlib.contextmanager
+def collector_held() -> Iterator[None]:
+    """A :func:`collector_paused` of this thread that ends inside leaves the collector
+    off until this ends (then on again).
+
+    The model and the rules of a file read the IR its walk made, and the automatic
+    collections they would start (a young generation holding every object the walk
+    made, then the older ones as those objects move up) visit all of it again, two or
+    three times: 0.9-1.2 s of CPU in ggml's 5-7 s files. The file's cyclic garbage waits
+    for the next collection (``release_memory``'s after each file in a worker). A walk
+    that does not pause (the language server's, which keeps documents) pauses nothing
+    here either, nor does a parse abandoned in libclang before its walk leave the
+    collector off."""
+    _hold.depth += 1
+    try:
+        yield
+    finally:
+        _hold.depth -= 1
+        if not _hold.depth and _hold.resume:
+            _hold.resume = False
+            gc.enable()
 
 
 #: A forked worker leaves (and the next file gets a fresh one) once its resident memory

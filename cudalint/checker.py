@@ -37,6 +37,7 @@ from cudalint.budget import (
     NOT_ANALYZED,
     Budget,
     BudgetExceeded,
+    collector_held,
     format_seconds,
     read_regular,
     run_bounded,
@@ -344,14 +345,17 @@ def check_source(
             return report
         from cudalint.frontend import FrontendError, parse_file  # libclang: on first use
 
-        try:
-            unit = (parse_file(path, options, contents=source, headers=headers)
-                    if headers else parse_file(path, options, contents=source))
-        except FrontendError as exc:
-            report.error = str(exc) or "cannot parse file"
-            return report
-        _analyze_unit(report, unit, options, selection, budget)
-        suppress(report, _header_reader(headers, path, source))
+        # a walk that pauses the collector (parse_file's, outside the language server)
+        # leaves it paused through the model and the rules (collector_held)
+        with collector_held():
+            try:
+                unit = (parse_file(path, options, contents=source, headers=headers)
+                        if headers else parse_file(path, options, contents=source))
+            except FrontendError as exc:
+                report.error = str(exc) or "cannot parse file"
+                return report
+            _analyze_unit(report, unit, options, selection, budget)
+            suppress(report, _header_reader(headers, path, source))
     except BudgetExceeded:
         _failed(report, _timeout_error(budget.seconds, None))
     except Exception as exc:  # one file's bug must not stop the others

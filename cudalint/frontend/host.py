@@ -178,23 +178,24 @@ Dims = tuple[int | None, int | None, int | None]
 Shape = tuple[int, int, int]
 
 
-_STATEFUL: dict[int, tuple[Node, bool]] = {}
-
-
-def _keeps_state(fn: Function) -> bool:
+def _keeps_state(fn: Function, memo: dict[int, tuple[Node, bool]]) -> bool:
     """Whether ``fn``'s body has a ``static`` local that is not ``const``: a call's value
     then depends on the calls before it (``static int n = 0; return 32 * ++n;`` gives 32,
-    then 64), which ``call_value`` does not follow: such a call has no value."""
+    then 64), which ``call_value`` does not follow: such a call has no value.
+
+    ``memo``: the answers by id() of the function, each with the body it is for (kept
+    alive, so that the id stays its own); the walk's (``HostLaunches.stateful``), not
+    the process's: a body holds its walker, and through it the file's translation unit
+    and cursor trees (a module-level memo of 4096 bodies kept every earlier file's unit
+    alive in one process: 40-60 MB a ggml file, 16 GB after ggml's CUDA backend)."""
     body = fn.body
     if body is None:
         return False
-    hit = _STATEFUL.get(id(fn))
+    hit = memo.get(id(fn))
     if hit is not None and hit[0] is body:
         return hit[1]
     found = any(_static_mutable(x) for x in subtree(body) if x.kind == N.VAR_DECL)
-    if len(_STATEFUL) > 4096:
-        _STATEFUL.clear()
-    _STATEFUL[id(fn)] = (body, found)
+    memo[id(fn)] = (body, found)
     return found
 
 
@@ -1673,6 +1674,8 @@ class HostLaunches:
         #: ``Executor.lane_events`` of every host executor of the file.
         self.lane_event_lists: dict[int, tuple[Node, list[Node]]] = {}
         self.body_facts: dict[tuple[str, int], tuple[Node, object]] = {}
+        #: ``_keeps_state``'s answers, by id() of a function (with its body)
+        self.stateful: dict[int, tuple[Node, bool]] = {}
         self.launches: list[Launch] = []
         #: The integer kernel parameters each launch passes as constants, by name, parallel
         #: to ``launches`` (see ``bind_parameters``).
@@ -2197,7 +2200,7 @@ class HostLaunches:
         (``CallValue``), and a call elsewhere (at the top, after it was first asked for
         nested at the limit) runs again where it may differ. The language server's
         walker keeps them across versions (``keeper``), by what the function may read."""
-        if fn.body is None or _keeps_state(fn):
+        if fn.body is None or _keeps_state(fn, self.stateful):
             return None
         name = self._call_name(fn)
         frame = self._call_frames[-1] if self._call_frames else None

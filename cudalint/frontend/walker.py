@@ -14,17 +14,17 @@ from __future__ import annotations
 import contextlib
 import copy
 import ctypes
-import gc
 import hashlib
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import clang.cindex as ci
 
 from cudalint.budget import check as check_budget
+from cudalint.budget import collector_paused
 from cudalint.frontend import cexpr
 from cudalint.frontend import types as ty
 from cudalint.frontend.consteval import (
@@ -2239,23 +2239,17 @@ def walk_translation_unit(
         return _walk(tu, path, source, notes, defines, arch, reuse, lazy)
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def _collector_paused() -> contextlib.AbstractContextManager[None]:
     """Python's automatic cyclic collections off, and back on after (where they were
-    on). A walk makes hundreds of thousands of objects that live as long as it does (the
-    cursor trees: 210k nodes for one ggml ``mmq`` instance), and each automatic collection
-    of the older generations visits them all again: one ggml file's trees took 0.9 s to
-    build with the collector on and 0.24 s with it off; the walks of ggml's three
-    ``mmq-instance-q4*`` files 7.4-7.8 s against 4.6 s. The walk's own reference cycles
-    wait for the next collection
-    (``budget.release_memory``'s after each file, or Python's own)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
+    on; ``checker.check_source`` holds them off through the model and the rules too:
+    ``budget.collector_held``). A walk makes hundreds of thousands of objects that live
+    as long as it does (the cursor trees: 210k nodes for one ggml ``mmq`` instance), and
+    each automatic collection of the older generations visits them all again: one ggml
+    file's trees took 0.9 s to build with the collector on and 0.24 s with it off; the
+    walks of ggml's three ``mmq-instance-q4*`` files 7.4-7.8 s against 4.6 s. The walk's
+    own reference cycles wait for the next collection (``budget.release_memory``'s after
+    each file, or Python's own)."""
+    return collector_paused()
 
 
 def _walk(
