@@ -3270,6 +3270,8 @@ class HostLaunches:
         args = split_top_level(m.group(1))
         params = target.template_params
         if len(args) < len(params) and all(p.default is not None for p in params[len(args):]):
+            if any(p.name in self.w.deducible(target) for p in params[len(args):]):
+                return None  # deduced from the call's arguments, not the default
             args += [str(p.default) for p in params[len(args):]]  # default arguments
         if len(args) != len(params):
             return None
@@ -3335,8 +3337,9 @@ class HostLaunches:
         concrete one. Every type parameter must be deduced, the same way at each
         argument; non-type parameters only take their defaults."""
         params = target.template_params
-        if any(not p.is_type and p.default is None for p in params):
-            return None
+        named = self.w.deducible(target)
+        if any(not p.is_type and (p.default is None or p.name in named) for p in params):
+            return None  # a non-type parameter is its default only where none is deduced
         names = {p.name for p in params if p.is_type}
         bound: dict[str, str] = {}
         for parm, arg in zip(Executor.params(target), args, strict=False):
@@ -3553,3 +3556,4 @@ def _type_shape(spelled: str) -> tuple[int, tuple[str, ...]] | None:
     if not base:
         return None
     return depth, (" ".join(base),) if len(base) > 1 else base
+

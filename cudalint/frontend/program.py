@@ -86,6 +86,11 @@ class Program(Protocol):
         """The template arguments of the specialization a reference names."""
         ...
 
+    def deducible(self, target: Function) -> set[str]:
+        """The identifiers the types of ``target``'s parameters name (a template
+        parameter among them may be deduced, and then takes no default)."""
+        ...
+
     def text_env(self, kernel: Function, args: list[str]) -> Env | None:
         """The template arguments ``args`` (as written) of ``kernel``."""
         ...

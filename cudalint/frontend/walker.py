@@ -1517,7 +1517,7 @@ class Walker:
                         env.functions[p.name] = fname
                         parts.append(f"{p.name}={fname}")
                 elif p.default is not None and len(explicit) == i \
-                        and p.name not in deduced:
+                        and p.name not in deduced and p.name not in self.deducible(target):
                     # ``ggml_cuda_memcpy_1<16>(...)`` of ``template <int nbytes, int
                     # alignment = 0>``: a parameter after the written ones takes its
                     # default argument
@@ -1537,6 +1537,13 @@ class Walker:
         name = caller.functions.get(name, name).rsplit("::", 1)[-1]
         fns = self.functions_by_name.get(name, ())
         return name if fns and all(not f.is_kernel for f in fns) else None
+
+    def deducible(self, target: Function) -> set[str]:
+        """The identifiers the types of ``target``'s parameters name: a template parameter
+        among them may be deduced from the call's arguments (``Tag<N>``, ``float (&)[N]``,
+        ``U *``), and then its default argument does not apply."""
+        return {w for ch in target.node.children if ch.kind == N.PARM_DECL
+                for w in re.findall(r"[A-Za-z_]\w*", ty.spelling(ch.type))}
 
     def _deduce_types(self, call: Node, target: Function, caller: Env,
                       ) -> dict[str, tuple[str, int]]:
