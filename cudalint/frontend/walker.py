@@ -1814,6 +1814,18 @@ class Walker:
             env = self.text_env(kernel, split_top_level(m.group(2)))
             if env is not None and env.label is not None:
                 found.setdefault(kernel.name, {}).setdefault(env.label, env)
+        # ``template <> __global__ void k<float>(float *)``: nvcc runs that body for
+        # k<float>, never the primary template's; the specialization is walked as a
+        # kernel of its own
+        for fn in self.functions:
+            primary = self.kernels_by_name.get(fn.name)
+            if not fn.is_kernel or fn.template_params or primary is None \
+                    or primary is fn or not primary.template_params \
+                    or fn.node.cursor.get_num_template_arguments() <= 0:
+                continue
+            spec = self.spec_env(fn.node, primary)
+            if spec is not None and spec.label is not None:
+                found.get(fn.name, {}).pop(spec.label, None)
         return {k: list(v.values()) for k, v in found.items()}
 
     def spec_env(self, callee: Node, kernel: Function) -> Env | None:
