@@ -5448,7 +5448,10 @@ class Executor:
             return None
         operand = next((ch for ch in c.children if ch.is_expr), None)
         ref = strip(operand) if operand is not None else None
-        while ref is not None and ref.kind == N.PAREN and ref.children:
+        # ``sizeof(tmp[0])``: an element (of a row) of the array, one level per subscript
+        subscripts = 0
+        while ref is not None and ref.kind in (N.PAREN, N.ARRAY_SUBSCRIPT) and ref.children:
+            subscripts += ref.kind == N.ARRAY_SUBSCRIPT
             ref = strip(ref.children[0])
         if ref is None or ref.kind != N.DECL_REF or ref.referenced is None:
             return None
@@ -5474,7 +5477,9 @@ class Executor:
             if ref is None or ref.spelling not in self.env.types:
                 return None
             size = self.env.types[ref.spelling][1]
-        for e in exprs:
+        if subscripts > len(exprs):
+            return None
+        for e in exprs[subscripts:]:
             n = fold(self.expr(e))
             if not isinstance(n, Const) or n.value <= 0:
                 return None
