@@ -74,7 +74,7 @@ from cudalint.frontend.host import (
     HostLaunches,
     _Context,
 )
-from cudalint.frontend.launch_api import api_launch, launches_text
+from cudalint.frontend.launch_api import api_launch, launches_text, site_of
 from cudalint.frontend.reuse import (
     CALLS_KEPT,
     CONTEXTS_KEPT,
@@ -675,6 +675,7 @@ class Walker:
         self.file_arrays: dict[int, ArrayDecl] = {}
         self.functions: list[Function] = []
         self.kernels_by_name: dict[str, Function] = {}
+        self._shared_names: set[str] | None = None
         self.file_consts: dict[str, int] = {}
         self._named_consts: dict[str, int] | None = None
         self.macro_types: dict[str, IntType] = {}  # the C types of evaluated macros
@@ -951,7 +952,10 @@ class Walker:
         for key, got in standalone:
             if key not in inlined:
                 accesses.extend(got)
-        launches.extend(dict.fromkeys(self.host.launches))
+        shared = self.shared_kernel_names()
+        launches.extend(dict.fromkeys(
+            replace(launch, block=None, partial=None, bound=None, instantiation=None)
+            if launch.kernel in shared else launch for launch in self.host.launches))
         return TranslationUnit(
             file=self.path,
             kernels=tuple(kernels),
@@ -1826,7 +1830,64 @@ class Walker:
             spec = self.spec_env(fn.node, primary)
             if spec is not None and spec.label is not None:
                 found.get(fn.name, {}).pop(spec.label, None)
+        for name in self.shared_kernel_names():
+            found.pop(name, None)
         return {k: list(v.values()) for k, v in found.items()}
+
+    def shared_kernel_names(self) -> set[str]:
+        """Names that two kernels defined here share (overloads ``k(float *)`` and ``k(T *,
+        float *)``, ``a::k`` and ``b::k``; an explicit specialization is its template's)
+        where one of them is named by no launch. Launches and accesses are tied to a
+        kernel by name, so a launch of one would give the other its shape and template
+        arguments: such launches count as shapes not known, their arguments as no
+        instantiation. Kept: overloads that launches each name (DeepSpeed's
+        ``dropout_kernel`` for float and __half), resolved, or unresolved in a host
+        template with as many arguments as the overload has parameters; each is then
+        analysed under the shapes of all (the worst of a superset, proved only where
+        they agree)."""
+        if self._shared_names is not None:
+            return self._shared_names
+        kernels: dict[str, list[Function]] = {}
+        for fn in self.functions:
+            if fn.is_kernel and (fn.template_params
+                                 or fn.node.cursor.get_num_template_arguments() <= 0):
+                kernels.setdefault(fn.name, []).append(fn)
+        shared = {name for name, fns in kernels.items() if len(fns) > 1}
+        if shared:
+            named: set[str] = set()
+            for fn in self.functions:
+                if fn.is_kernel or fn.is_device or fn.body is None:
+                    continue
+                for call in fn.launches:
+                    site = site_of(call)
+                    callee = site.kernel if site is not None else None
+                    if site is None or callee is None:
+                        continue
+                    ref = callee.referenced
+                    if ref is not None and ref.kind == ci.CursorKind.FUNCTION_DECL:
+                        if ref.spelling not in shared:
+                            continue
+                        if ref.get_num_template_arguments() > 0:
+                            tmpl = ci.conf.lib.clang_getSpecializedCursorTemplate(ref)
+                            ref = tmpl if tmpl is not None else ref
+                        named.add(str(ref.get_usr()))
+                        continue
+                    name = callee.spelling
+                    if ref is None or ref.kind == ci.CursorKind.OVERLOADED_DECL_REF:
+                        name = next((ch.spelling for ch in callee.children
+                                     if ch.kind == K.OVERLOADED_DECL_REF.value), name)
+                    elif ref.kind != ci.CursorKind.FUNCTION_TEMPLATE:
+                        continue
+                    if name not in shared:
+                        continue
+                    for k in kernels[name]:
+                        count = sum(1 for ch in k.node.children if ch.kind == N.PARM_DECL)
+                        if site.args is None or len(site.args) == count:
+                            named.add(str(k.node.cursor.get_usr()))
+            shared = {name for name in shared
+                      if any(str(fn.node.cursor.get_usr()) not in named for fn in kernels[name])}
+        self._shared_names = shared
+        return shared
 
     def spec_env(self, callee: Node, kernel: Function) -> Env | None:
         """Template arguments of the specialization a reference names."""
