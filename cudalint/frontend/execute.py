@@ -6618,6 +6618,12 @@ class Executor:
             owner_text, member = scope
             if owner_text == "":
                 return self.dependent_type(member, depth + 1)  # ``::tile<...>``
+            cond = re.fullmatch(r"(?:(?:::)?\s*std\s*::\s*)?conditional\s*<(.*)>", owner_text,
+                                re.S)
+            if cond is not None and member == "type" \
+                    and not self._project_names().templates.get("conditional"):
+                # ``typename std::conditional<C, A, B>::type``: as ``conditional_t``
+                return self.dependent_type(f"conditional_t<{cond.group(1)}>", depth + 1)
             owner = self.dependent_type(owner_text, depth + 1)
             if owner is None and "<" not in owner_text \
                     and not (owner_text in self.env.types or owner_text in self.env.classes):
