@@ -212,14 +212,27 @@ _hook_lock = threading.Lock()
 _hook_installed = False
 
 
+def _quiet_thread_end(previous: Callable[[threading.ExceptHookArgs], object]
+                      ) -> Callable[[threading.ExceptHookArgs], object]:
+    def hook(args: threading.ExceptHookArgs) -> object:
+        if isinstance(args.exc_value, BudgetExceeded):
+            return None  # landed after the file's thread handed its result over
+        return previous(args)
+
+    return hook
+
+
 def _install_hook() -> None:
     """An interruption that lands where Python cannot raise (a finalizer, a ctypes
     callback) would be printed with a traceback; it is dropped instead, and the next
-    cooperative check raises again, since the budget is marked expired."""
+    cooperative check raises again, since the budget is marked expired. So is one that
+    lands as the file's thread ends, after its result is in (threading's hook would print
+    "Exception in thread cudalint-file")."""
     global _hook_installed
     with _hook_lock:
         if not _hook_installed:
             sys.unraisablehook = _quiet_unraisable(sys.unraisablehook)
+            threading.excepthook = _quiet_thread_end(threading.excepthook)
             _hook_installed = True
 
 

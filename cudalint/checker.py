@@ -156,6 +156,10 @@ def check_file(
             options.timeout,
             on_hard_timeout=hard_timeout,
         )
+    except BudgetExceeded:
+        # the wall-clock backstop's interruption landed while the thread was already
+        # handling the budget's own (a loaded machine): the file ran out of time
+        return hard_timeout()
     except Exception as exc:  # the thread could not be started, or the like
         return FileReport(path=path, error=_internal_error(path, exc))
 
@@ -442,6 +446,8 @@ def check_unit(
             on_hard_timeout=lambda: FileReport(path=path,
                                                error=_timeout_error(options.timeout, None)),
         )
+    except BudgetExceeded:  # as in check_file: a second interruption in the handler
+        return FileReport(path=path, error=_timeout_error(options.timeout, None))
     except Exception as exc:  # the thread could not be started, or the like
         return FileReport(path=path, error=_internal_error(path, exc))
 
