@@ -478,6 +478,11 @@ class Note:
     #: ``ld.shared``/``st.shared`` whose address cudalint cannot trace to an array): the
     #: summary counts each as an unknown access (cudalint.output.statistics.totals).
     unanalyzed: int = 0
+    #: From a device function run on its own, no kernel of the unit calling it
+    #: (parameters unknown): a run that traces the statement through a call in another
+    #: file stands for it (cudalint.runmerge). Not part of the note's identity: the same
+    #: note from a call in this unit (whose pointer is this unit's) is not standalone.
+    standalone: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

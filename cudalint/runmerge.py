@@ -123,7 +123,8 @@ def _drop_traced_elsewhere(reports: Sequence[FileReport]) -> None:
     """A statement one report could not trace (inline PTX in a header helper analysed on
     its own, whose shared address is its caller's pointer) that another report analysed
     through a call has its records there: the "not analyzed" note and its CL004 go, and
-    the summary no longer counts it as an unknown access."""
+    the summary no longer counts it as an unknown access. A note from a call in the
+    report's own unit stays: that call's pointer is not the other report's."""
     traced = {(_abs(r.access.span.file), r.access.span.line)
               for report in reports for r in report.results}
     for report in reports:
@@ -131,7 +132,7 @@ def _drop_traced_elsewhere(reports: Sequence[FileReport]) -> None:
         if unit is None:
             continue
         gone = {(_abs(n.span.file), n.span.line, n.span.column) for n in unit.notes
-                if n.unanalyzed and n.span is not None
+                if n.unanalyzed and n.standalone and n.span is not None
                 and (_abs(n.span.file), n.span.line) in traced}
         if not gone:
             continue

@@ -942,11 +942,12 @@ class Walker:
         for fn in self.functions:
             if not fn.is_device or fn_key(fn) in inlined:
                 continue
-            start = len(accesses)
+            start, noted = len(accesses), len(self.notes)
             try:
                 run_fn(fn)
             except Exception as exc:  # a construct the walker does not expect: skip it
                 self._internal_error(fn, exc)
+            self.notes[noted:] = [replace(n, standalone=True) for n in self.notes[noted:]]
             standalone.append((fn_key(fn), accesses[start:]))
             del accesses[start:]
         for key, got in standalone:
