@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from cudalint.budget import (
     HARD_FACTOR,
     HARD_GRACE,
+    HARD_WALL_FACTOR,
     MAX_WAIT,
     ForkedWorker,
     abandoned_threads,
@@ -598,7 +599,10 @@ class _PerFileProcess:
         timeout = task.options.timeout
         wall: float | None = None
         if timeout is not None and timeout > 0:
-            wall = HARD_FACTOR * timeout + 2 * HARD_GRACE + 5
+            # past the analysis thread's own backstop, which counts CPU time and gives
+            # up only after HARD_WALL_FACTOR times it in wall-clock time: a busy machine
+            # (a thread waiting for a core) must not decide the file's result
+            wall = HARD_WALL_FACTOR * (HARD_FACTOR * timeout + HARD_GRACE) + HARD_GRACE + 5
             if wall >= MAX_WAIT:  # ``--timeout 1e308``: no limit
                 wall = None
         cpu = worker_cpu_cap(timeout)
