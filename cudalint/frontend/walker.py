@@ -1833,6 +1833,14 @@ class Walker:
                 found.get(fn.name, {}).pop(spec.label, None)
         for name in self.shared_kernel_names():
             found.pop(name, None)
+        for launch in self.host.launches:
+            # a launch whose template arguments are not known (not deduced, through an
+            # unknown pointer) runs an instantiation none of the known ones may be: the
+            # kernel is also analysed with its parameters symbolic, never left out
+            kernel = self.kernels_by_name.get(launch.kernel)
+            if launch.instantiation is None and kernel is not None \
+                    and kernel.template_params and found.get(launch.kernel):
+                found[launch.kernel].setdefault("", Env())
         return {k: list(v.values()) for k, v in found.items()}
 
     def shared_kernel_names(self) -> set[str]:
