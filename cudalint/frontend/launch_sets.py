@@ -201,6 +201,11 @@ class SetEval:
             return Vals(frozenset([v]))
         c = strip(c)
         kind = c.kind
+        if kind in (N.BINARY, N.UNARY, N.CONDITIONAL, N.COMPOUND_ASSIGN) \
+                and ty.is_floating_kind(c.ckind):
+            # ``(int)(f / 3 * 12)`` with ``float f``: floating arithmetic, which the
+            # integer sets would truncate at each step (8 / 3 * 12 is 32, not 24)
+            return ANY
         kids = c.expr_children()
         if kind in (N.FUNCTIONAL_CAST, K.CSTYLE_CAST_EXPR.value, K.CXX_STATIC_CAST_EXPR.value) \
                 and kids and node_int_type(c) is not None:
