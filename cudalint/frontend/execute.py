@@ -2952,6 +2952,12 @@ class Executor:
                 continue
             if isinstance(x, Ptr) or isinstance(y, Ptr):
                 continue
+            if not lane_dependent(c) and not isinstance(c, Const) and x.type == y.type:
+                # a condition every lane of a warp evaluates alike (run-time values, no
+                # lane: NMS kernels' ``if (row_start == col_start) start = tid + 1;``):
+                # the value is one of the two, which the model costs as two cases
+                out[k] = Select(c, x, y, x.type)
+                continue
             o = _about(OpaqueKind.BRANCH, name, _CONTROL_FLOW, dedupe([c, x, y]), x.type)
             if declared is not None:
                 self._define_under(o, [(c, x, len(self.accesses)),

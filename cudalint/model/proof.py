@@ -2129,6 +2129,93 @@ def prove(
     return r
 
 
+#: At most this many conditions are split into their outcomes (2^n proofs).
+_MAX_CHOICES = 3
+
+
+def _choice_conditions(e: Expr | None, out: list[Expr]) -> None:
+    """The conditions of ``e``'s selects that read nothing lane-dependent: each is one
+    outcome for the whole warp (``start = row == col ? threadIdx.x + 1 : 0``)."""
+    if e is None:
+        return
+    if isinstance(e, Select):
+        if not _is_lane_dependent(e.cond) and not isinstance(e.cond, Const) \
+                and e.cond not in out:
+            out.append(e.cond)
+        _choice_conditions(e.cond, out)
+        _choice_conditions(e.then, out)
+        _choice_conditions(e.other, out)
+    elif isinstance(e, Unary | Cast):
+        _choice_conditions(e.operand, out)
+    elif isinstance(e, Binary):
+        _choice_conditions(e.lhs, out)
+        _choice_conditions(e.rhs, out)
+    elif isinstance(e, Opaque):
+        for i in e.inputs:
+            _choice_conditions(i, out)
+
+
+def _choose(e: Expr, outcome: dict[Expr, bool]) -> Expr:
+    """``e`` with each chosen condition's selects replaced by the branch its outcome
+    takes, and the condition itself (in a guard) by 1 or 0."""
+    if e in outcome:
+        return Const(int(outcome[e]), e.type)
+    if isinstance(e, Select):
+        if e.cond in outcome:
+            return _choose(e.then if outcome[e.cond] else e.other, outcome)
+        return replace(e, cond=_choose(e.cond, outcome), then=_choose(e.then, outcome),
+                       other=_choose(e.other, outcome))
+    if isinstance(e, Unary | Cast):
+        return replace(e, operand=_choose(e.operand, outcome))
+    if isinstance(e, Binary):
+        return replace(e, lhs=_choose(e.lhs, outcome), rhs=_choose(e.rhs, outcome))
+    if isinstance(e, Opaque) and e.inputs:
+        return replace(e, inputs=tuple(_choose(i, outcome) for i in e.inputs))
+    return e
+
+
+def _uniform_choices(
+    access: Access, array: SharedArray | None, shape: Shape, arch: Arch, bank_mode: int,
+    base: int | None, run: RunCaches | None,
+) -> AccessResult | None:
+    """An index that picks between lane patterns by a condition every lane of a warp
+    evaluates alike (run-time values, no lane): each outcome is proved on its own, and the
+    access costs the worst of them, proved where all cost the same. None where the index
+    has no such choice, where one outcome cannot be proved, or past _MAX_CHOICES."""
+    conds: list[Expr] = []
+    _choice_conditions(access.offset, conds)
+    if not conds:
+        return None
+    _choice_conditions(access.guard, conds)
+    if len(conds) > _MAX_CHOICES:
+        return None
+    results: list[tuple[dict[Expr, bool], AccessResult]] = []
+    for bits in itertools.product((True, False), repeat=len(conds)):
+        outcome = dict(zip(conds, bits, strict=True))
+        variant = replace(access, offset=_choose(access.offset, outcome),
+                          guard=None if access.guard is None else _choose(access.guard, outcome))
+        r = _prove_whole(variant, array, shape, arch, bank_mode, base, run)
+        if r.status == "unknown":
+            return None
+        results.append((outcome, r))
+    ran = [(o, r) for o, r in results if r.executed] or results
+    worst_outcome, worst = max(ran, key=lambda e: (e[1].ways or 0.0, e[1].wavefronts or 0,
+                                                  e[1].status == "worst-case"))
+    same = all((r.wavefronts, r.ideal_wavefronts) == (worst.wavefronts, worst.ideal_wavefronts)
+               for _, r in ran)
+    if same:  # the condition changes nothing: the worst outcome as it is
+        return replace(worst, access=access)
+    names = sorted({s.name for c in conds for s in free_symbols(c)})
+    which = ", ".join("true" if worst_outcome[c] else "false" for c in conds)
+    shown = _names(names) if names else "run-time values"
+    reason = (f"when the condition{'s' if len(conds) > 1 else ''} on {shown} "
+              f"{'are' if len(conds) > 1 else 'is'} {which}")
+    if worst.reason:
+        reason = f"{reason}; {worst.reason}"
+    return replace(worst, access=access, status="worst-case", reason=reason,
+                   reason_kind="condition")
+
+
 #: Where :func:`proof_key` puts every access: a proof never reads the span.
 _NOWHERE = Span("", 0, 0, 0, 0)
 
@@ -2163,6 +2250,25 @@ def _prove(
     (:func:`_enumerate_loops`), then the proof: over the shifts of the bank period when
     the uniform values shift the whole warp (:func:`_prove_separable`), else exact over
     one linear uniform symbol (:func:`_prove_linear`), else sampled (:func:`_sampled`)."""
+    result = _prove_whole(access, array, shape, arch, bank_mode, base, run)
+    if result.status == "unknown":
+        # a choice between lane patterns a uniform condition makes: each outcome alone
+        split = _uniform_choices(access, array, shape, arch, bank_mode, base, run)
+        if split is not None:
+            return split
+    return result
+
+
+def _prove_whole(
+    access: Access,
+    array: SharedArray | None,
+    shape: Shape,
+    arch: Arch,
+    bank_mode: int,
+    base: int | None = None,
+    run: RunCaches | None = None,
+) -> AccessResult:
+    """The steps of :func:`_prove` on the access as it is."""
     proof = _Proof(access, array, shape, arch, bank_mode, base,
                    run if run is not None else RunCaches())
     done = _without_lanes(proof)
