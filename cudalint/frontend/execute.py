@@ -5156,7 +5156,11 @@ class Executor:
             pt = p.type
             tk = canonical_kind(pt)
             k = key_of(p.cursor)
-            if ty.is_pointer_kind(tk):
+            if ty.is_pointer_kind(tk) or (ty.is_dependent_kind(tk) and (
+                    ty.is_pointer_kind(canonical_kind(a.type))
+                    or ty.is_array_kind(canonical_kind(a.type)))):
+                # ``template <typename P> f(P p)`` given a shared pointer or array: P is
+                # a pointer (the array decays), and ``p[i]`` in the body indexes it
                 ptr = self.ptr_value(a)
                 if ptr is not None:
                     bound[k] = Ptr(ptr.array, ptr.decl, ptr.offset, self.pointee(pt) or

@@ -1563,6 +1563,7 @@ class Walker:
             # qualifiers anywhere: ``T_vec_dot * const Q_tmp`` is spelled ``T_vec_dot *const``
             ptext = re.sub(r"\b(?:const|volatile|__restrict__|__restrict)\b", "",
                            ty.spelling(p.type))
+            by_value = "&" not in ptext
             ptext = ptext.replace("&", "").strip()
             stars = ptext.count("*")
             pname = ptext.replace("*", "").strip()
@@ -1581,7 +1582,12 @@ class Walker:
                 spelled = " ".join(re.sub(r"\b(?:const|volatile)\b", "",
                                           ty.spelling(t)).replace("&", "").split())
                 bound = caller.types.get(spelled)
-                if bound is None:
+                if by_value and (ty.is_array(t) or ty.is_array_kind(ty.canonical_kind(t))):
+                    # ``T p`` given an array: it decays, T is a pointer to its element
+                    element = " ".join(re.sub(r"\b(?:const|volatile)\b", "", ty.spelling(
+                        ty.array_element(t))).split())
+                    bound = (f"{element} *", 8)
+                elif bound is None:
                     size = type_size(t)
                     bound = (spelled, size) if size > 0 else None
                 if bound is not None:
