@@ -540,6 +540,7 @@ _LANE = Sym(THREAD_IDX[0], UINT, lane_dependent=True)
 _STATIC_ASSERT = K.STATIC_ASSERT.value
 _MEMBER_INIT = K.MEMBER_REF.value  # the member a constructor's initializer names
 _CSTYLE_CAST = K.CSTYLE_CAST_EXPR.value
+_INIT_LIST = K.INIT_LIST_EXPR.value
 
 Value = Union[Expr, Ptr]  # noqa: UP007 (a runtime alias: Expr is itself a Union)
 
@@ -2383,6 +2384,9 @@ class Executor:
         init = exprs[-1] if exprs else None
         t = d.type
         tk = canonical_kind(t)
+        if init is not None and init.kind == N.INIT_LIST and ty.is_record_kind(tk) \
+                and len(init.expr_children()) == 1:
+            self.escapes(init, init.expr_children())  # ``Holder h{ks}`` (more: in scan)
         if init is not None and init.kind == N.INIT_LIST and len(init.expr_children()) == 1:
             init = init.expr_children()[0]
         if init is None:
@@ -4127,10 +4131,28 @@ class Executor:
 
     # --- expressions with side effects and accesses --------------------------------------
 
+    def escapes(self, at: Node, values: list[Node]) -> None:
+        """A pointer into a shared array stored in a struct (``Holder h{ks}``, ``g.p =
+        ks``): the accesses through the struct's member are not followed, so say so
+        rather than leave them out without a word."""
+        for v in values:
+            if not ty.is_pointer_or_array_kind(canonical_kind(strip(v).type)):
+                continue
+            p = self.ptr_value(strip(v))
+            if p is None:
+                continue
+            self.w.notes.append(Note(
+                "warning",
+                f"a pointer into shared array '{p.array.name}' is stored in a struct member;"
+                " accesses through it are not analyzed",
+                self.w.span(at.extent)))
+
     def scan(self, c: Node, role: str) -> None:
         """Emit the accesses of expression ``c`` in evaluation order; queue its writes."""
         kind = c.kind
         children = c.children
+        if kind == _INIT_LIST and ty.is_record_kind(c.ckind):
+            self.escapes(c, [ch for ch in children if ch.is_expr])  # ``Holder h{ks}``
         if (kind in (N.ARRAY_SUBSCRIPT, N.MEMBER_REF, N.DECL_REF) or (
                 kind == N.UNARY and len(children) == 1
                 and unary_operator_kind(c.cursor) == UO_DEREF)) and self.may_be_shared(c):
@@ -4152,6 +4174,8 @@ class Executor:
             if op == "=":
                 self.scan(children[1], LOAD)
                 self.scan(children[0], STORE)
+                if strip(children[0]).kind == N.MEMBER_REF:
+                    self.escapes(c, [children[1]])  # ``g.p = ks``
                 self.queue_write(children[0], children[1], None)
                 return
             if op in ("&&", "||"):
