@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from cudalint.frontend import execute, host, parse_file
+from cudalint.frontend import execute, host, parse_file, walker
 from cudalint.frontend.cursors import Env, K, N
 from cudalint.frontend.tree import Node
 from cudalint.ir import INT, Opaque, OpaqueKind, Sym, TranslationUnit, may_differ
@@ -296,6 +296,8 @@ def test_static_members_and_parameters_are_the_first_of_each(
         return inner(self, decl, name)
 
     monkeypatch.setattr(execute.Executor, "_static_member", recorded)
+    # the executors are asked again after the walk: keep their walker whole
+    monkeypatch.setattr(walker, "_release", lambda w: None)
     _parse(FIXTURES / "frontend_dependent_class_members.cu")
     assert decls
     for ex, decl in decls:
