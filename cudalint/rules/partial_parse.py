@@ -7,9 +7,10 @@ notes list further errors. The file is analyzed anyway, but code that clang coul
 not make sense of may be missing from the results. This is information, not a
 failure: it does not change the exit status. It also reports, one by one, the
 functions and statements cudalint itself had to skip (a construct it does not
-handle, inline PTX it cannot trace to an array), so that no skipped code goes
-unmentioned. An inline-PTX `ld.shared`/`st.shared`/… whose address cannot be traced has
-no access record, but the summary line counts it as an unknown access (JSON
+handle, inline PTX it cannot trace to an array, a pointer into a shared array stored in
+a struct member, whose accesses through the member are not followed), so that no
+skipped code goes unmentioned. An inline-PTX `ld.shared`/`st.shared`/… whose address
+cannot be traced has no access record, but the summary line counts it as an unknown access (JSON
 `summary.untraced`), so it weighs on `--max-unknown` like any other unknown access.
 
 ## Why is this bad?
