@@ -1875,20 +1875,11 @@ class Executor:
         if any(p.kind == K.TEMPLATE_TEMPLATE_PARAMETER for p in params) \
                 or len(env.types) + len(env.values) != len(params):
             return None  # an argument not known here: which specialization runs is not
-        specs = self.specializations(decl)
-        if any(s.kind == K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION for s in specs):
+        owner = self.specialization_for(decl, env)
+        if owner is None:
             return None
-        matches: list[ci.Cursor] = []
-        for spec in specs:
-            same = self.same_arguments(spec, params, env)
-            if same is None:
-                return None
-            if same:
-                matches.append(spec)
-        if len(matches) > 1:
-            return None
-        if matches:
-            found = self.method_named(matches[0], name, nargs)
+        if owner is not decl:
+            found = self.method_named(owner, name, nargs)
             return (found, Env()) if found is not None else None
         for m in self._project_names().methods.get(name, []):
             # ``template <> int tile<8>::get_j(int) const``: C++ runs it for tile<8>
