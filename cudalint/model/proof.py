@@ -2278,9 +2278,55 @@ def _prove_whole(
         return done
     _enumerate_warps(proof)
     _enumerate_loops(proof)
+    before: dict[str, object] = {n: proof.sequences[n] for n in proof.loops}
     _fix_shifting_loops(proof)
     if proof.data is not None:
         return _over_data(proof, proof.data)
+    unclipped = proof.guard
+    if _clip_to_array(proof, before):
+        result = _prove_cases(proof)
+        if result.executed:
+            return result
+        proof.guard = unclipped  # no lane inside the array anywhere: as before
+    return _prove_cases(proof)
+
+
+def _clip_to_array(proof: _Proof, before: dict[str, object]) -> bool:
+    """Where a guard conjunct was left out (every lane is taken as passing it) and the
+    addresses are exact relative to a static array of known size (no uniform value left
+    free, none loaded), a lane whose address lies outside the array passes it in no
+    defined execution (an access past a ``__shared__`` array is undefined behaviour):
+    the guard gains ``0 <= offset <= size - width``, so such a lane is left out of its
+    slot and the others kept (``if (tid < d && s[ai] == 1) s[32 * tid + 31]`` with
+    ``d`` unknown: the lanes past the array's end never pass). This is tighter than
+    :func:`_in_bounds`' window of the array's size, which allows for a shift no exact
+    address has. Lanes a guard cudalint evaluates keeps are not left out (they run,
+    whatever they address). Not where
+    :func:`_inside` already leaves out the slots with a lane outside, nor where
+    :func:`_fix_shifting_loops` took a loop's first value for the others (its other
+    values move the warp, and the lanes left inside with it). True where it did."""
+    array = proof.array
+    if not proof.guard_causes or proof.free or proof.data is not None or array is None \
+            or array.base_offset is not None or array.size_bytes <= 0 \
+            or proof.access.matrix or _inside(proof) is not None \
+            or any(proof.sequences[n] is not before[n] for n in proof.loops):
+        return False
+    offset = proof.offset
+    last = array.size_bytes - proof.access.width
+    inside = Binary("&&", Binary("<=", Const(0, _LONG), offset, _INT32),
+                    Binary("<=", offset, Const(last, _LONG), _INT32), _INT32)
+    proof.guard = inside if proof.guard is None else conjoined([proof.guard, inside])
+    return True
+
+
+_LONG = IntType(64, True)
+_INT32 = IntType(32, True)
+
+
+def _prove_cases(proof: _Proof) -> AccessResult:
+    """The proof over the enumerated warps and loop values (:func:`_prove_whole`'s last
+    step)."""
+    access, array, arch, bank_mode = proof.access, proof.array, proof.arch, proof.bank_mode
     paired = isinstance(proof.sequences, _Joint) and bool(proof.sequences.groups)
     limit = _MAX_SLOTS if _inside(proof) is None and not paired else _MAX_INSIDE_SLOTS
     if _slots(proof, limit) > limit:
@@ -2374,6 +2420,12 @@ class _Proof:
         """The result; ``kind`` says whether ``reason`` is a condition or a cause."""
         access, array, arch, bank_mode = self.access, self.array, self.arch, self.bank_mode
         case = outcome.case if outcome is not None else None
+        if status == "worst-case" and self.guard_note is not None and cost is not None \
+                and cost.wavefronts > cost.ideal and not access.collective:
+            # every worst case (the same everywhere, an iteration, a shift, a shape) takes
+            # every lane as passing the guard conjuncts left out: it says so
+            said = f"{_GUARD_IF} ({self.guard_note})"
+            reason = said if reason is None else f"{reason}, {said}"
         if self.widened_note is not None and status == "proved" and cost is not None \
                 and cost.wavefronts > cost.ideal:
             status, reason, kind = "worst-case", self.widened_note, self.widened_as
@@ -2952,9 +3004,7 @@ def _same_everywhere(proof: _Proof, worst: _Outcome) -> AccessResult:
     every lane of the warp or in none, so its guard leaves out nothing)."""
     if proof.guard_note is not None and worst.cost.wavefronts > worst.cost.ideal \
             and not proof.access.collective:
-        return proof.result("worst-case", worst.cost,
-                            f"{_GUARD_IF} ({proof.guard_note})", worst,
-                            kind="condition")
+        return proof.result("worst-case", worst.cost, None, worst, kind="condition")
     return proof.result("proved", worst.cost, None, worst)
 
 
