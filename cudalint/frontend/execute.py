@@ -4489,19 +4489,21 @@ class Executor:
         return self.class_arguments(c, target, env)
 
     def sizeof_arguments(self, c: Node) -> dict[str, int]:
-        """The call's explicit template arguments that are ``sizeof`` of a local array of
-        this instantiation (``ggml_cuda_memcpy_1<sizeof(tmp_h2)>(...)``), by their text,
-        which :meth:`Walker.call_env` reads before evaluating an argument's text."""
+        """The call's explicit template arguments that are expressions this instantiation
+        gives a value, by their text, which :meth:`Walker.call_env` reads when it cannot
+        evaluate an argument's text itself: ``sizeof`` of a local array
+        (``ggml_cuda_memcpy_1<sizeof(tmp_h2)>(...)``, ``sizeof(tmp[0])``) or of a type
+        that is no C type (``<KQ_cs*sizeof(half)>``), with the instantiation's values."""
         out: dict[str, int] = {}
         for ch in c.children:
             callee = strip(ch)
             if callee.kind not in (N.DECL_REF, N.MEMBER_REF):
                 continue
             for arg in callee.children:
-                if arg.kind == N.UNARY_EXPR:
-                    size = self.local_array_size(arg)
-                    if size is not None:
-                        out[" ".join(self.w.slice(arg.extent).split())] = size
+                if arg.is_expr and node_int_type(arg) is not None:
+                    v = fold(self.expr(arg))
+                    if isinstance(v, Const):
+                        out[" ".join(self.w.slice(arg.extent).split())] = v.value
             break
         return out
 
@@ -5483,9 +5485,14 @@ class Executor:
         decl = self.local_decls().get(key_of(ref.referenced))
         if decl is None:
             return None
-        exprs = [ch for ch in decl.children if ch.is_expr]
-        if exprs and exprs[-1].kind == N.INIT_LIST:
-            exprs = exprs[:-1]
+        # the extents, outermost first (clang lists the innermost first: ``t[A][B]``
+        # gives B, A), without the initializer: a list, or the construction of a class
+        # element (``half2 tmp[n];``), which clang places at the name
+        at_name = int(decl.cursor.location.offset)
+        exprs = sorted((ch for ch in decl.children if ch.is_expr and ch.kind != N.INIT_LIST
+                        and not (ch.kind == N.CALL
+                                 and int(ch.extent.start.offset) <= at_name)),
+                       key=lambda ch: int(ch.extent.start.offset))
         if not exprs:
             return None
         # one array level per extent written here: an element that is itself an array
