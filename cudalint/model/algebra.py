@@ -12,12 +12,13 @@ inside one of them next to a lane symbol makes the offset non-separable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import gcd
 from typing import TYPE_CHECKING
 
 from cudalint.ir import Binary, Cast, Const, Expr, Opaque, Select, Sym, Unary
+from cudalint.model.evaluate import free_symbols
 from cudalint.model.poly import linear_in as poly_linear_in
 from cudalint.model.poly import uniform_split
 
@@ -200,3 +201,80 @@ def linear_in(expr: Expr, name: str) -> bool:
     if expansion_size(expr) > MAX_EXPANDED_TERMS:
         return False
     return poly_linear_in(expr, name)
+
+
+#: At most this many ways of resolving the selects :func:`linear_per_lane` tries.
+_MAX_RESOLUTIONS = 16
+
+
+def linear_per_lane(expr: Expr, name: str) -> bool:
+    """Whether, for every lane (every value of every other symbol), ``expr`` is
+    ``a + name * b``: :func:`linear_in`, or so once each select whose branches read
+    ``name`` and whose condition does not is replaced by either branch (``tid == 0 ? s :
+    tid + 64`` is ``s`` in one lane and ``tid + 64`` in the others: the condition,
+    fixed by the lane, picks one linear form). Every combination of branches must be
+    linear, so that the lane's form is, whichever it is."""
+    if linear_in(expr, name):
+        return True
+    try:
+        forms = _resolved_selects(name, [expr])
+    except RecursionError:
+        return False
+    return forms is not None and all(linear_in(f, name) for f in forms)
+
+
+def _resolved_selects(name: str, forms: list[Expr]) -> list[Expr] | None:
+    """``forms`` with their selects that read ``name`` in a branch replaced by
+    their branches, one form per combination (None: a condition reads ``name``, or
+    more than _MAX_RESOLUTIONS forms)."""
+    out: list[Expr] = []
+    for form in forms:
+        sel = _select_reading(form, name)
+        if sel is None:
+            out.append(form)
+            continue
+        if name in _names_of(sel.cond):
+            return None
+        both = [_with(form, sel, sel.then), _with(form, sel, sel.other)]
+        got = _resolved_selects(name, both)
+        if got is None:
+            return None
+        out.extend(got)
+        if len(out) > _MAX_RESOLUTIONS:
+            return None
+    return out
+
+
+def _names_of(e: Expr) -> set[str]:
+    return {s.name for s in free_symbols(e)}
+
+
+def _select_reading(e: Expr, name: str) -> Select | None:
+    """The outermost select of ``e`` that reads ``name`` (in any part), if any."""
+    if name not in _names_of(e):
+        return None
+    if isinstance(e, Select):
+        return e
+    if isinstance(e, Unary | Cast):
+        return _select_reading(e.operand, name)
+    if isinstance(e, Binary):
+        return _select_reading(e.lhs, name) or _select_reading(e.rhs, name)
+    return None
+
+
+def _with(e: Expr, old: Expr, new: Expr) -> Expr:
+    """``e`` with the node ``old`` (by identity) replaced by ``new``."""
+    if e is old:
+        return new
+    if isinstance(e, Unary | Cast):
+        op = _with(e.operand, old, new)
+        return e if op is e.operand else replace(e, operand=op)
+    if isinstance(e, Binary):
+        lhs, rhs = _with(e.lhs, old, new), _with(e.rhs, old, new)
+        return e if lhs is e.lhs and rhs is e.rhs else replace(e, lhs=lhs, rhs=rhs)
+    if isinstance(e, Select):
+        c, t, o = _with(e.cond, old, new), _with(e.then, old, new), _with(e.other, old, new)
+        if c is e.cond and t is e.then and o is e.other:
+            return e
+        return replace(e, cond=c, then=t, other=o)
+    return e

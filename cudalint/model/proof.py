@@ -193,12 +193,23 @@ def _uniform_terms_as_symbols(expr: Expr, lanes: frozenset[str], free: frozenset
             or (s.name in lanes and s.name not in warp_uniform) for s in syms
         ) and not _is_lane_dependent(e, warp_uniform)
 
-    def symbol(e: Binary | Select) -> Sym:
+    def symbol(e: Expr, text: str | None = None) -> Sym:
         sym = made.get(e)
         if sym is None:
-            shown = _names(sorted(s.name for s in free_symbols(e)))
-            sym = made[e] = Sym(f"opaque_u{len(made)}@a value computed from {shown}", e.type)
+            shown = text or "a value computed from " + _names(
+                sorted(s.name for s in free_symbols(e)))
+            sym = made[e] = Sym(f"opaque_u{len(made)}@{shown}", e.type)
         return sym
+
+    def branch(e: Expr) -> Expr:
+        # a branch of a select that differs between lanes, computed from several
+        # uniform values and nothing lane-dependent (``tid == 0 ? s + (c % 2) * 256 :
+        # tid + 512``): one value for the lanes that take it, as one symbol, in which
+        # the select is linear in each lane (algebra.linear_per_lane)
+        if not isinstance(e, Sym) and len({s.name for s in free_symbols(e)} & free) > 1 \
+                and uniform(e):
+            return symbol(e, _expr_text(e))
+        return go(e)
 
     def go(e: Expr) -> Expr:
         if isinstance(e, Binary):
@@ -212,13 +223,39 @@ def _uniform_terms_as_symbols(expr: Expr, lanes: frozenset[str], free: frozenset
         if isinstance(e, Select):
             if uniform(e):
                 return symbol(e)
-            c, t, o = go(e.cond), go(e.then), go(e.other)
+            c, t, o = go(e.cond), branch(e.then), branch(e.other)
             if c is e.cond and t is e.then and o is e.other:
                 return e
             return replace(e, cond=c, then=t, other=o)
         return e
 
     return go(expr)
+
+
+def _expr_text(e: Expr, limit: int = 60) -> str | None:
+    """``e`` written as C (casts left out, uniform symbols as :func:`_display` shows
+    them), for a condition that names it; None when longer than ``limit`` or holding
+    something without a short spelling."""
+    prec = {"*": 5, "/": 5, "%": 5, "+": 4, "-": 4, "<<": 3, ">>": 3, "&": 2, "^": 1, "|": 0}
+
+    def go(x: Expr, outer: int) -> str | None:
+        while isinstance(x, Cast):
+            x = x.operand
+        if isinstance(x, Const):
+            return str(x.value)
+        if isinstance(x, Sym):
+            return _display(x.name)
+        if isinstance(x, Binary) and x.op in prec:
+            p = prec[x.op]
+            a, b = go(x.lhs, p), go(x.rhs, p + 1)
+            if a is None or b is None:
+                return None
+            t = f"{a} {x.op} {b}"
+            return f"({t})" if p < outer else t
+        return None
+
+    got = go(e, 0)
+    return got if got is not None and len(got) <= limit else None
 
 
 #: Atomics nvcc aggregates across the warp when the address is warp-uniform at compile
@@ -2080,17 +2117,33 @@ def _gcd_formula(name: str, ways: dict[int, float]) -> str | None:
 
 
 def _residue_condition(name: str, worst_set: set[int], modulus: int) -> str:
-    """The coarsest ``S % M == j`` that selects exactly ``worst_set`` of residues mod modulus."""
+    """The condition on ``S % M``, for the least power of two M dividing ``modulus``
+    whose residue classes make up exactly ``worst_set`` (residues mod ``modulus``):
+    ``S % M == j``, ``S % M != j`` (``tid == 0 ? S : tid + 64``: every S but the
+    multiples of 32), or the list of classes in or out, whichever is shorter."""
     m = 1
     while m <= modulus:
         if modulus % m == 0:
             classes = {r % m for r in worst_set}
-            if len(classes) == 1:
-                j = classes.pop()
-                if {r for r in range(modulus) if r % m == j} == worst_set:
-                    return f"when {name} % {m} == {j}" if m > 1 else "for every value"
+            if {r for r in range(modulus) if r % m in classes} == worst_set:
+                break
         m *= 2
-    return f"when {name} % {modulus} is one of {sorted(worst_set)[:8]}"
+    else:
+        m, classes = modulus, set(worst_set)
+    if len(classes) == m:
+        return "for every value"
+    out = sorted(set(range(m)) - classes)
+    if len(classes) == 1:
+        return f"when {name} % {m} == {min(classes)}"
+    if len(out) == 1:
+        return f"when {name} % {m} != {out[0]}"
+
+    def listed(values: list[int]) -> str:
+        return ", ".join(map(str, values[:8])) + (", ..." if len(values) > 8 else "")
+
+    if len(out) < len(classes):
+        return f"when {name} % {m} is none of {{{listed(out)}}}"
+    return f"when {name} % {m} is one of {{{listed(sorted(classes))}}}"
 
 # --- the proof ------------------------------------------------------------------------------
 
@@ -2339,9 +2392,9 @@ def _prove_cases(proof: _Proof) -> AccessResult:
         sp = _separation(proof)
         if sp.separable:
             return _prove_separable(proof, sp, p)
-        from cudalint.model.algebra import linear_in  # imported by _separation already
+        from cudalint.model.algebra import linear_per_lane  # imported by _separation already
 
-        if len(sp.entangled) == 1 and linear_in(proof.offset, sp.entangled[0]):
+        if len(sp.entangled) == 1 and linear_per_lane(proof.offset, sp.entangled[0]):
             try:
                 return _prove_linear(proof, sp.entangled[0])
             except _NotLinear:
@@ -2862,7 +2915,7 @@ def _separation(proof: _Proof) -> Split | _Separable:
         # that makes the offset separable, linear in its one entangled symbol
         # (:func:`_prove_linear`), or entangled only with loop counts and built-in
         # indices (:func:`_sampled` may search those) where it was not before.
-        from cudalint.model.algebra import linear_in
+        from cudalint.model.algebra import linear_per_lane
 
         lanes = enumerated - frozenset(loops)
         per_warp = _warp_uniform_indices(proof.shape)
@@ -2881,7 +2934,7 @@ def _separation(proof: _Proof) -> Split | _Separable:
             # subterm with few values ((n / 4) % 4 + 1 is 1..4): its worst would be
             # one the subterm never takes. A shift of the whole warp may (separable).
             if sp2.separable or (_better_entangled(
-                    proof.offset, sp.entangled, abstracted, sp2.entangled, linear_in)
+                    proof.offset, sp.entangled, abstracted, sp2.entangled, linear_per_lane)
                     and not any(_few_values(e, proof) for e in made)):
                 proof.offset, proof.free, sp = abstracted, free2, sp2
                 break
