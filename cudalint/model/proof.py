@@ -2333,15 +2333,40 @@ def _prove_whole(
     _enumerate_loops(proof)
     before: dict[str, object] = {n: proof.sequences[n] for n in proof.loops}
     _fix_shifting_loops(proof)
+    offset = proof.offset
+    _fix_rotations(proof)
     if proof.data is not None:
         return _over_data(proof, proof.data)
     unclipped = proof.guard
-    if _clip_to_array(proof, before):
+    # not where a rotation was left out: the addresses are no longer exact
+    if proof.offset is offset and _clip_to_array(proof, before):
         result = _prove_cases(proof)
         if result.executed:
             return result
         proof.guard = unclipped  # no lane inside the array anywhere: as before
     return _prove_cases(proof)
+
+
+def _fix_rotations(proof: _Proof) -> None:
+    """A uniform value left free that only rotates a ring the whole warp indexes
+    (:func:`cudalint.model.residues.rotation_only`: ``((a + U) % M) * c``, the closed
+    form of a loop's ``idx = (idx + 32) % 4096``) changes no cost in 4-byte banks on
+    Maxwell and newer: it is set to 0, and the other values are proved without it."""
+    access = proof.access
+    if proof.arch.family != "maxwell+" or proof.bank_mode != 4 or access.matrix \
+            or not proof.free:
+        return
+    from cudalint.model.residues import rotation_only
+
+    guarded = {s.name for s in free_symbols(proof.guard)} if proof.guard is not None else set()
+    unit, span = max(access.width, 4), 32 * 4
+    # a ring past a static array's end leaves it at some rotations (_in_bounds)
+    most = proof.array.size_bytes if proof.array is not None \
+        and proof.array.base_offset is None else 0
+    for n in proof.free:
+        if n not in guarded and rotation_only(proof.offset, n, THREAD_IDX, unit, span, most):
+            proof.offset = _substituted(proof.offset, {n: 0})
+            proof.free = tuple(f for f in proof.free if f != n)
 
 
 def _clip_to_array(proof: _Proof, before: dict[str, object]) -> bool:

@@ -168,3 +168,55 @@ def shift_only(offset: Expr, name: str, lanes: Collection[str]) -> bool:
     if isinstance(offset, Cast) and offset.type.bits >= _bits(offset.operand):
         return shift_only(offset.operand, name, lanes)
     return not any(s.name in lanes or s.lane_dependent for s in free_symbols(offset))
+
+
+def rotation_only(offset: Expr, name: str, lanes: Collection[str], unit: int,
+                  span: int, most: int = 0) -> bool:
+    """Whether ``name`` enters the byte offset only as a uniform rotation of a ring: the
+    offset is ``((A + U) % M) * c`` (casts aside), with ``M`` a power of two and the
+    ``%`` unsigned, ``name`` read only by summands ``U`` of the dividend that read no lane
+    (``lanes``, or a lane-dependent symbol), ``c`` a multiple of ``unit`` (the word, or
+    the access's width where wider) and ``M * c`` a multiple of ``span`` (the 32 banks).
+
+    Then every lane's element is ``(a + U) mod M`` with ``a`` its own: one rotation of
+    the ring by ``U`` elements for the whole warp, a bijection that moves each address
+    by ``U * c`` bytes less a multiple of ``M * c``. Addresses are multiples of ``unit``
+    apart, so two lanes share a word (or a wider access's address) exactly where their
+    elements are equal, before and after, and each bank's words move to one other bank
+    together: the cost is the same for every value of ``name`` (the circular buffer
+    ``idx = (idx + 32) % 4096`` of a loop, ``s[(head + tid * stride) % N]``). ``most``,
+    where positive: the ring's bytes at most (the array's size; a larger ring leaves the
+    array at some rotations, where the lanes inside it are costed, not all of them)."""
+    if not _reads(offset, (name,)):
+        return True
+    e = offset
+    while isinstance(e, Cast) and e.type.bits >= _bits(e.operand):
+        e = e.operand
+    if not (isinstance(e, Binary) and e.op == "*"):
+        return False
+    c, ring = (e.rhs, e.lhs) if isinstance(e.rhs, Const) else (e.lhs, e.rhs)
+    if not isinstance(c, Const) or c.value <= 0 or c.value % unit:
+        return False
+    while isinstance(ring, Cast) and ring.type.bits >= _bits(ring.operand):
+        ring = ring.operand
+    if not (isinstance(ring, Binary) and ring.op == "%" and not ring.type.signed
+            and isinstance(ring.rhs, Const)):
+        return False
+    m = ring.rhs.value
+    if m <= 0 or m & (m - 1) or (m * c.value) % span or 0 < most < m * c.value:
+        return False
+    return _uniform_summands(ring.lhs, name, lanes, m.bit_length() - 1)
+
+
+def _uniform_summands(e: Expr, name: str, lanes: Collection[str], bits: int) -> bool:
+    """Whether every summand of ``e`` (through ``+``, ``-`` and casts that keep ``bits``
+    low bits: each computes its result modulo ``2**bits`` from its operands') that reads
+    ``name`` reads no lane."""
+    if not _reads(e, (name,)):
+        return True
+    if isinstance(e, Cast) and e.type.bits >= bits:
+        return _uniform_summands(e.operand, name, lanes, bits)
+    if isinstance(e, Binary) and e.op in ("+", "-") and e.type.bits >= bits:
+        return _uniform_summands(e.lhs, name, lanes, bits) and _uniform_summands(
+            e.rhs, name, lanes, bits)
+    return not any(s.name in lanes or s.lane_dependent for s in free_symbols(e))
