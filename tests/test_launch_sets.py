@@ -261,8 +261,10 @@ def test_review_sets(tmp_path: pathlib.Path, host: str, expected: list[int]) -> 
 @pytest.mark.parametrize(
     "host",
     [
-        # the initializer read a value the code changes before the launch
-        "void run(int n) { int a = 1000; int t = a < n ? a : n; a = 32; k<<<1, t>>>(nullptr); }",
+        # the initializer read a value the code changes before the launch, and an
+        # assignment that reads the local itself (its values grow without bound)
+        "void run(int n) { int a = 1000; int t = a < n ? a : n; a = n; k<<<1, t>>>(nullptr); }",
+        "void run(int n) { int a = 64; while (a < n) a = a + n; k<<<1, a>>>(nullptr); }",
         # the ratio of the doubling is changed after the loop
         "void run(int n) { int f = 2; int t = 32; while (t < n && t < 1024) t *= f; f = 4;"
         " k<<<1, t>>>(nullptr); }",
@@ -306,3 +308,114 @@ def test_review_exactness(tmp_path: pathlib.Path, host: str, exact: bool) -> Non
     bounds = {launch.bound for launch in tu.launches}
     assert len(bounds) == 1 and None not in bounds
     assert ("a superset" not in next(iter(bounds))) == exact
+
+
+def test_assigned_values_are_a_union(tmp_path: pathlib.Path) -> None:
+    """A local written only by plain assignments holds its initializer's value or one an
+    assignment stored wherever it is read: ``int a = 1000; ... a = 32;`` read before the
+    ``a = 32`` is one of 1000 and 32, so ``min(a, n)`` is one of 1 .. 1000 (a superset);
+    with ``a = 2000`` it would be 1 .. 1024."""
+    tu = parse(
+        tmp_path,
+        KERNEL + "void run(int n) { int a = 1000; int t = a < n ? a : n;"
+        " a = 32; k<<<1, t>>>(nullptr); }",
+    )
+    assert xs(tu) == list(range(1, 1001))
+    assert all(launch.bound and "superset" in launch.bound for launch in tu.launches)
+
+
+OUT_PARAMS = """
+__global__ void k2(float *out) {
+    __shared__ float s[32][33];
+    s[threadIdx.y][threadIdx.x] = out[0];
+}
+__host__ int last_pow2(unsigned int n) {
+    n |= (n >> 1); n |= (n >> 2); n |= (n >> 4); n |= (n >> 8); n |= (n >> 16);
+    return n - (n >> 1);
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "host, expected",
+    [
+        # constants through ``dim3 &`` (the flow of the call's statements)
+        (
+            "static void cfg(dim3 &b, dim3 &g) { b.x = 32; b.y = 8; b.z = 1; g = dim3(4); }\n"
+            "void run(float *o) { dim3 block; dim3 grid; cfg(block, grid); k2<<<grid, block>>>(o); }",
+            [(32, 8, 1)],
+        ),
+        # ... of a value the call passes, with a member it leaves as the initializer had it
+        (
+            "static void cfg(int n, dim3 &b) { int y = n / 32; b.x = 32; b.y = y; }\n"
+            "void run(float *o) { dim3 block(1, 1, 2); cfg(256, block); k2<<<1, block>>>(o); }",
+            [(32, 8, 2)],
+        ),
+        # a whole dim3 assigned
+        (
+            "static void cfg(dim3 &b) { b = dim3(16, 16); }\n"
+            "void run(float *o) { dim3 block; cfg(block); k2<<<1, block>>>(o); }",
+            [(16, 16, 1)],
+        ),
+        # an ``int &`` out-parameter
+        (
+            "static void cfg(int n, int &t) { t = n < 128 ? n : 128; }\n"
+            "void run(float *o) { int t = 0; cfg(96, t); k2<<<1, t>>>(o); }",
+            [(96, 1, 1)],
+        ),
+        # run-time values the helper bounds (apex's flexible_launch_configs): a set
+        (
+            "static void cfg(int r, int st, dim3 &b) {\n"
+            "  int bx = min(last_pow2(st), 32);\n"
+            "  int by = min(last_pow2(r), 512 / bx);\n"
+            "  if (bx * by != 512) bx = min(last_pow2(st), 512 / by);\n"
+            "  b.x = bx; b.y = by; b.z = 1; }\n"
+            "void run(float *o, int r, int st) { dim3 block; cfg(r, st, block);"
+            " k2<<<1, block>>>(o); }",
+            sorted(
+                (x, y, 1)
+                for x in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+                for y in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+                if x * y <= 1024
+            ),
+        ),
+    ],
+)
+def test_out_parameters(
+    tmp_path: pathlib.Path, host: str, expected: list[tuple[int, int, int]]
+) -> None:
+    tu = parse(tmp_path, OUT_PARAMS + host)
+    assert sorted(launch.block for launch in tu.launches if launch.kernel == "k2") == expected
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        # the call under a condition: the block may be the initializer's (1, 1, 1)
+        "static void cfg(int st, dim3 &b) { b.x = min(last_pow2(st), 32); }\n"
+        "void run(float *o, int st, bool c) { dim3 block; if (c) cfg(st, block);"
+        " k2<<<1, block>>>(o); }",
+        # the helper writes under a condition, or returns early
+        "static void cfg(int st, dim3 &b) { if (st > 4) b.x = min(last_pow2(st), 32); }\n"
+        "void run(float *o, int st) { dim3 block; cfg(st, block); k2<<<1, block>>>(o); }",
+        "static void cfg(int st, dim3 &b) { if (st < 0) return; b.x = min(last_pow2(st), 32); }\n"
+        "void run(float *o, int st) { dim3 block; cfg(st, block); k2<<<1, block>>>(o); }",
+        # the helper hands the parameter on to code it does not follow
+        "void other(dim3 &b);\n"
+        "static void cfg(int st, dim3 &b) { b.x = min(last_pow2(st), 32); other(b); }\n"
+        "void run(float *o, int st) { dim3 block; cfg(st, block); k2<<<1, block>>>(o); }",
+        # written again after the call
+        "static void cfg(int st, dim3 &b) { b.x = min(last_pow2(st), 32); }\n"
+        "void run(float *o, int st, int n) { dim3 block; cfg(st, block); block.x = n;"
+        " k2<<<1, block>>>(o); }",
+    ],
+)
+def test_out_parameters_not_followed(tmp_path: pathlib.Path, host: str) -> None:
+    """No set of shapes; a path that skips the call keeps the initializer's shape (the
+    flow of the statements: ``if (c) cfg(st, block);`` launches (1, 1, 1) where ``c`` is
+    false)."""
+    tu = parse(tmp_path, OUT_PARAMS + host)
+    blocks = [launch.block for launch in tu.launches if launch.kernel == "k2"]
+    assert None in blocks
+    assert all(launch.bound is None for launch in tu.launches)
+    assert set(blocks) <= {None, (1, 1, 1)}

@@ -73,6 +73,7 @@ from cudalint.frontend.consteval import (
     binary_value,
     evaluate_int,
     unary_operator_kind,
+    wrap,
 )
 from cudalint.frontend.cursors import (
     COMPOUND_ASSIGN_OPS,
@@ -325,7 +326,7 @@ class _HostExecutor(Executor):
         self.site: Node | None = None
         #: What the ``if`` conditions around the site say (``HostLaunches.guard_facts``):
         #: an expression (``_fact_key``: what it reads) -> the expression it equals there.
-        self.facts: dict[tuple[object, ...], Node] = {}
+        self.facts: dict[tuple[object, ...], Node | int] = {}
         self.values.update(ctx.values)
         self.lane_event_lists = host.lane_event_lists  # the file's, not one context's
         self.body_facts = host.body_facts
@@ -357,6 +358,8 @@ class _HostExecutor(Executor):
         if self.facts and self.depth == 0:  # the site's own frame, not a helper's
             key = _fact_key(c) if c.kind in _FACT_KINDS else None
             other = self.facts.get(key) if key is not None else None
+            if isinstance(other, int):
+                return Const(other, node_int_type(c) or INT)  # a comparison that holds
             if other is not None:
                 facts, self.facts = self.facts, {}  # ``A == B``: no way back to A
                 try:
@@ -1278,6 +1281,10 @@ class _Flow:
         kids = n.children
         if n.kind == N.BINARY and n.spelling == "," and len(kids) == 2:
             return self.effect(kids[1], self.effect(kids[0], s))
+        if n.kind == N.CALL and n.spelling != "dim3":
+            out = self._out_call(n, s)
+            if out is not None:
+                return out
         target = Executor._write_target(n)
         t = strip(target) if target is not None else None
         member = self._member_write(n, t, s)
@@ -1303,6 +1310,123 @@ class _Flow:
         for ch in kids[1:]:
             s = self.clobber(ch, s)
         return s.with_value(k, Const(v, it) if v is not None and it is not None else None)
+
+    def _out_call(self, n: Node, s: _State) -> _State | None:
+        """A call of a host helper of the file that sets locals through non-const
+        reference parameters (apex's ``flexible_launch_configs(r, st, block, grid)`` doing
+        ``block.x = ...``; ``getConfig(n, threads)``): the helper's statements run with
+        the arguments' values bound (see ``_out_run``) and each such local takes what
+        the helper's paths leave in its parameter (one value all of them leave, else
+        unknown). None where the call is not of that form (the caller then makes what
+        it hands out unknown, as for any call)."""
+        target = self.host._host_target(n)
+        if target is None or target.body is None or n.referenced is None:
+            return None
+        params = Executor.params(target)
+        args = arguments(n)
+        if len(params) != len(args):
+            return None  # a defaulted parameter or a pack: not bound one to one
+        outs: list[tuple[int, int, bool]] = []  # caller's key, parameter's key, dim3
+        for p, a in zip(params, args, strict=True):
+            if not ty.is_reference_to_mutable(p.type):
+                continue
+            x = strip(a)
+            if x.kind != N.DECL_REF or x.referenced is None:
+                return None
+            k = key_of(x.referenced)
+            var = self.fn.vars.get(k)
+            if var is None or k in s.escaped or k in self.extra:
+                return None
+            if _is_dim3(x):
+                if _member_key(k, 0) not in s.vals:
+                    return None  # a dim3 whose components this path does not follow
+                outs.append((k, key_of(p.cursor), True))
+            elif node_int_type(x) is not None and not var.loop_var:
+                outs.append((k, key_of(p.cursor), False))
+            else:
+                return None
+        if not outs or len({k for k, _, _ in outs}) != len(outs):
+            return None
+        got = self._out_run(target, params, args, outs, s)
+        if got is None:
+            return None
+        for a in args:
+            if not any(strip(a).referenced is not None
+                       and key_of(strip(a).referenced) == k for k, _, _ in outs):
+                s = self.clobber(a, s)
+        for k, pk, dim in outs:
+            if dim:
+                for i in range(3):
+                    s = s.with_value(_member_key(k, i), got.vals.get(_member_key(pk, i)))
+            else:
+                v = got.vals.get(pk)
+                a = next(a for q, a in zip(params, args, strict=True) if key_of(q.cursor) == pk)
+                t = node_int_type(a)
+                s = s.with_value(k, Const(wrap(v.value, t), t) if v is not None and t is not None
+                                 else None)
+        return s
+
+    def _out_run(self, target: Function, params: list[Node], args: list[Node],
+                 outs: list[tuple[int, int, bool]], s: _State) -> _State | None:
+        """The state ``target``'s statements leave (``_Flow``, all paths joined) with the
+        by-value integer arguments' known values bound and each reference parameter of
+        ``outs`` starting with its local's value on path ``s``; None where that is not
+        followed: a ``return`` before the end, a parameter whose address the helper
+        hands on, a call nested too deep or recursive, no path reaching the end."""
+        host = self.host
+        assert target.body is not None
+        name = host._call_name(target)
+        if len(host._call_frames) >= MAX_CALL_DEPTH or name in host._calling \
+                or host._has_jumps(target.body, (N.RETURN, N.GOTO, N.LABEL)):
+            return None
+        ex = self.executor(s)
+        values: dict[int, Const] = {}
+        out_keys = {pk for _, pk, _ in outs}
+        for p, a in zip(params, args, strict=True):
+            pk = key_of(p.cursor)
+            pt = node_int_type(p)
+            if pk in out_keys or pt is None or ty.is_reference(p.type):
+                continue
+            v = ex.known(a)
+            if v is not None:
+                values[pk] = Const(wrap(v, pt), pt)
+        start = _State()
+        for k, pk, dim in outs:
+            pv = target.vars.get(pk)
+            if pv is None or (pv.address_taken and not dim):
+                return None
+            if dim:
+                for i in range(3):
+                    start = start.with_value(_member_key(pk, i), s.vals.get(_member_key(k, i)))
+            else:
+                a = next(a for q, a in zip(params, args, strict=True) if key_of(q.cursor) == pk)
+                v = ex.known(a)
+                t = node_int_type(a)
+                cur = Const(v, t) if v is not None and t is not None else None
+                start = start.with_value(pk, cur)
+        own = _CallFrame({name})
+        frame = host._call_frames[-1] if host._call_frames else None
+        if frame is not None:
+            frame.asked.add(name)
+        host._call_frames.append(own)
+        host._calling.add(name)
+        try:
+            flow = _Flow(host, target, _Context(Env(), values), {}, set())
+            left = flow.exec(target.body, [start])
+        except RecursionError:
+            left = []
+        finally:
+            host._call_frames.pop()
+            host._calling.discard(name)
+        if frame is not None:
+            frame.absorb(CallValue(None, frozenset(own.asked), frozenset(own.asked & host._calling),
+                                   len(host._call_frames) if own.cut else None, own.height))
+        if not left:
+            return None
+        end = _join(left)
+        if any(pk in end.escaped for _, pk, _ in outs):
+            return None  # handed on to code that is not followed
+        return end
 
     def _member_write(self, n: Node, t: Node | None, s: _State) -> _State | None:
         """``b.x = v`` or ``b = dim3(...)`` on a ``dim3`` local whose components this path
@@ -1610,6 +1734,7 @@ def _first(item: tuple[int, Const | None]) -> int:
 
 
 _ARITHMETIC = frozenset(["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"])
+_COMPARISONS = frozenset(["<", "<=", ">", ">=", "==", "!="])
 #: The expressions a guard fact may stand for (``_HostExecutor._expr``).
 _FACT_KINDS = frozenset([N.DECL_REF, N.BINARY, N.PAREN, N.UNEXPOSED, K.CSTYLE_CAST_EXPR.value])
 _FIXED_KINDS = frozenset([N.PAREN, N.UNEXPOSED, N.INTEGER_LITERAL, N.CHARACTER_LITERAL,
@@ -1627,11 +1752,14 @@ def _fact_key(n: Node) -> tuple[object, ...] | None:
         ref = x.referenced
         return None if ref is None else ("ref", key_of(ref))
     if kind in (N.INTEGER_LITERAL, N.CHARACTER_LITERAL, N.BOOL_LITERAL):
-        return ("lit", "".join(t.spelling for t in x.cursor.get_tokens()))
+        # by value: a literal a macro expands to has no tokens of its own (libclang gives
+        # the span from the ``#define`` to the use)
+        v = evaluate_int(x.cursor)
+        return ("lit", v) if v is not None else None
     parts = [_fact_key(ch) for ch in x.children]
     if any(p is None for p in parts):
         return None
-    if kind == N.BINARY and x.spelling in _ARITHMETIC:
+    if kind == N.BINARY and (x.spelling in _ARITHMETIC or x.spelling in _COMPARISONS):
         return (x.spelling, *parts)
     if kind == K.CSTYLE_CAST_EXPR.value or (kind == N.UNEXPOSED and len(parts) == 1):
         return ("cast", ty.spelling(x.cursor.type), *parts)
@@ -1665,7 +1793,7 @@ class HostLaunches:
         self._in_progress: set[int] = set()
         self._parents: dict[int, dict[int, Node]] = {}
         self._writes: dict[int, list[tuple[Node, Node]]] = {}
-        self._guards: dict[int, dict[tuple[object, ...], Node]] = {}
+        self._guards: dict[int, dict[tuple[object, ...], Node | int]] = {}
         self._arrays: dict[tuple[int, int], list[int] | None] = {}
         self._max_threads: dict[str, int] = {}
         #: By id() of a lambda: the locals its function writes after it (``_Flow.enter``),
@@ -2040,31 +2168,57 @@ class HostLaunches:
 
     # --- loops ------------------------------------------------------------------------
 
-    def guard_facts(self, fn: Function, site: Node) -> dict[tuple[object, ...], Node]:
+    def guard_facts(self, fn: Function, site: Node) -> dict[tuple[object, ...], Node | int]:
         """The equalities the ``if`` statements around ``site`` hold where it runs:
         ``if (C / H == 64) k<64><<<B * H, C / H>>>(...)`` launches 64 threads (ggml's
         ``gla.cu``). Each side of an ``A == B`` conjunct of a condition whose then-branch
         holds the site, by what it reads (``_fact_key``), where both sides read only literals,
         constants and variables that nothing assigns after their declaration (their value
-        at the site is the one the condition saw)."""
+        at the site is the one the condition saw). Such a comparison conjunct is itself a
+        fact, 1 there (0 in the else-branch of a condition that is one comparison): mmcv's
+        ``num_threads = channels > LIMIT ? LIMIT : channels`` read under ``if (channels >
+        LIMIT)`` is ``LIMIT``."""
         hit = self._guards.get(id(site))
         if hit is not None:
             return hit
-        facts: dict[tuple[object, ...], Node] = {}
+        facts: dict[tuple[object, ...], Node | int] = {}
         parents = self._parent_map(fn)
         child, cur = site, parents.get(id(site))
         while cur is not None:
             if cur.kind == N.IF:
-                cond, then, _ = _if_parts(cur)
+                cond, then, other = _if_parts(cur)
                 if cond is not None and child is then:
                     for a, b in self._equalities(fn, cond):
                         ka, kb = _fact_key(a), _fact_key(b)
                         if ka is not None and kb is not None:
                             facts.setdefault(ka, b)
                             facts.setdefault(kb, a)
+                    for c in self._comparisons(fn, cond):
+                        kc = _fact_key(c)
+                        if kc is not None:
+                            facts.setdefault(kc, 1)
+                elif cond is not None and child is other and other is not None:
+                    c = strip(cond)
+                    if c.kind == N.BINARY and c.spelling in _COMPARISONS \
+                            and all(self._fixed(fn, x) for x in c.expr_children()):
+                        kc = _fact_key(c)
+                        if kc is not None:
+                            facts.setdefault(kc, 0)
             child, cur = cur, parents.get(id(cur))
         self._guards[id(site)] = facts
         return facts
+
+    def _comparisons(self, fn: Function, cond: Node) -> list[Node]:
+        """The comparison conjuncts of ``cond`` whose sides are ``_fixed``."""
+        c = strip(cond)
+        sides = c.expr_children()
+        if c.kind != N.BINARY or len(sides) != 2:
+            return []
+        if c.spelling == "&&":
+            return self._comparisons(fn, sides[0]) + self._comparisons(fn, sides[1])
+        if c.spelling in _COMPARISONS and all(self._fixed(fn, x) for x in sides):
+            return [c]
+        return []
 
     def _equalities(self, fn: Function, cond: Node) -> list[tuple[Node, Node]]:
         c = strip(cond)

@@ -50,7 +50,8 @@ from cudalint.frontend.consteval import (
     wrap,
 )
 from cudalint.frontend.cursors import Env, Function, K, N, arguments, key_of, node_int_type, strip
-from cudalint.frontend.execute import Executor
+from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor
+from cudalint.frontend.launch_api import config_call
 from cudalint.frontend.tree import Node, subtree
 from cudalint.ir import LONG, Const, IntType
 from cudalint.model.arch import MAX_BLOCK_Z, MAX_THREADS_PER_BLOCK
@@ -143,7 +144,8 @@ class SetEval:
         self.host = host
         self.ex = ex
         self.depth = depth
-        self._visiting: set[int] = set()
+        #: Locals being evaluated, with how many evaluations of each are open.
+        self._visiting: dict[int, int] = {}
         #: Nodes of the launch's own block argument: the executor's values are those at
         #: the launch, so only these (and nodes reading no variable written anywhere:
         #: ``_stable``) are evaluated by it. ``int lim = 1024; while (t < lim) t *= 2;
@@ -333,10 +335,16 @@ class SetEval:
         if bound is not None:
             return bound  # the value before the assignment ``_straight`` evaluates
         var = fn.vars.get(k)
-        if var is None or var.is_param or k in self._visiting or fn.body is None \
-                or _in_lambda(fn.body, k):
+        if var is None or var.is_param or fn.body is None or _in_lambda(fn.body, k):
             return ANY  # ``[&] { t = 96; }``: a write this does not follow
-        self._visiting.add(k)
+        open_ = self._visiting.get(k, 0)
+        if open_ and (open_ >= 2 or var.modified or var.writes):
+            # a local read while it is evaluated: ANY, but for one that only has its
+            # initializer, read once more (``by = min(q, 512 / bx)`` where ``bx``'s
+            # assignment reads ``by``: ``bx`` is bound to its values so far by then,
+            # ``_any_assigned``)
+            return ANY
+        self._visiting[k] = open_ + 1
         try:
             if var.address_taken or k in self._unstable_keys()[1]:
                 return self._out_parameter(k, var.init)
@@ -348,20 +356,62 @@ class SetEval:
             straight = self._straight(k, var.init, writes, c)
             if straight is not None:
                 return straight
-            return self._doubled(k, var.init, writes)
+            doubled = self._doubled(k, var.init, writes)
+            if doubled.is_any:
+                return self._any_assigned(k, var.init, writes)
+            return doubled
         finally:
-            self._visiting.discard(k)
+            if open_:
+                self._visiting[k] = open_
+            else:
+                del self._visiting[k]
+
+    def _any_assigned(self, k: int, init: Node, writes: list[Node]) -> Vals:
+        """A local written only by plain assignments (``int bx = min(p, 32); if (bx * by
+        != 512) bx = min(p, 512 / by);``, apex's ``flexible_launch_configs``): wherever it
+        is read it holds its initializer's value or one an assignment stored, so the union
+        of their values (a superset: not every one reaches every read). What the
+        assignments store may read the local itself, through other locals (``by =
+        min(q, 512 / bx)``): they are evaluated with it bound to the union found so far,
+        until the union stops growing (a fixed point, a few rounds). ``ANY`` for any other
+        write (``bx *= 2``, ``++bx``) or a union that keeps growing."""
+        rhs: list[Node] = []
+        for w in writes:
+            kids = w.children
+            if w.kind != N.BINARY or w.spelling != "=" or len(kids) != 2:
+                return ANY
+            rhs.append(kids[1])
+        out = self.of(init)
+        for _ in range(6):
+            if out.is_any:
+                return ANY
+            self._bound[k] = out
+            try:
+                grown = out
+                for r in rhs:
+                    grown = _union(grown, self.of(r))
+                    if grown.is_any:
+                        return ANY
+            finally:
+                del self._bound[k]
+            if (grown.values, grown.mult, grown.start, grown.ratio, grown.low) == (
+                    out.values, out.mult, out.start, out.ratio, out.low):
+                return out.inexact()
+            out = grown
+        return ANY
 
     def _returned(self, target: object, args: list[Node]) -> Vals:
         """The values a host helper of the file returns (every ``return`` of its body),
         with the parameters the call passes as constants bound."""
         assert isinstance(target, Function)
-        if self.depth >= MAX_DEPTH or target.body is None or target.is_kernel:
+        if self.depth > MAX_DEPTH or target.body is None or target.is_kernel:
             return ANY
         inner = self._helper(target, args)
         smeared = self._smeared_power(target, inner)
         if smeared is not None:
-            return smeared
+            return smeared  # whatever the argument: no need to follow it any deeper
+        if self.depth >= MAX_DEPTH:
+            return ANY
         out: Vals | None = None
         for n in _walk_fn(target.body):
             if n.kind != N.RETURN:
@@ -771,11 +821,16 @@ def component_sets(host: HostLaunches, ex: _HostExecutor, block: Node, cap: int
                    ) -> ComponentSets | None:
     """The values of each component of the block argument ``block`` (see
     ``launch_set``); None when one is not bounded, or each is one known value."""
-    comps = _components(ex, block)
-    if comps is None:
-        return None
     ev = SetEval(host, ex)
     ev.site = {id(x) for x in subtree(block)}
+    comps = _components(ex, block)
+    evals: list[SetEval] = [ev, ev, ev]
+    if comps is None:
+        out = _out_components(ev, block)
+        if out is None:
+            return None
+        comps = [c for c, _ in out]
+        evals = [e for _, e in out]
     cap = max(1, min(cap, MAX_THREADS_PER_BLOCK))
     sets: list[tuple[int, ...]] = []
     exact = True
@@ -791,7 +846,7 @@ def component_sets(host: HostLaunches, ex: _HostExecutor, block: Node, cap: int
                     None)
         if twin is not None:
             same[i] = twin
-        vals = ev.of(comp)
+        vals = evals[i].of(comp)
         hi = min(MAX_BLOCK_Z if i == 2 else MAX_BLOCK_XY, cap)
         got = vals.upto(hi)
         if got is None or (0 < vals.mult < 32 and vals.values is None):
@@ -810,10 +865,14 @@ def component_sets(host: HostLaunches, ex: _HostExecutor, block: Node, cap: int
             limited.append(i)
         exact = exact and vals.exact
         sets.append(tuple(got))
-    if all(len(s) == 1 for s in sets):
+    if all(len(s) == 1 for s in sets) and not ex.facts:
         return None  # nothing a set adds: the executor's own value (or none)
+    # (one value each under the conditions around the site: the shape, where the flow of
+    # the statements had none: ``n > L ? L : n`` declared before ``if (n > L)``, read in
+    # it, is ``L`` there, ``HostLaunches.guard_facts``)
     free = [i for i, s in enumerate(sets) if len(s) > 1 and same[i] == i]
-    reads = [_deep_reads(ex, c) for i in free if not isinstance(c := comps[i], int)]
+    reads = [{(id(evals[i].ex.fn), k) for k in _deep_reads(evals[i].ex, c)}
+             for i in free if not isinstance(c := comps[i], int)]
     if any(r1 & r2 for r1, r2 in itertools.combinations(reads, 2)):
         # ``dim3(min(n, 32), min(n, 16))``: the components read one input, so not every
         # combination need run
@@ -907,6 +966,135 @@ def _components(ex: _HostExecutor, c: Node, depth: int = 0) -> list[Node | int] 
     if node_int_type(c) is not None:
         return [c, 1, 1]
     return None
+
+
+def _out_components(ev: SetEval, c: Node) -> list[tuple[Node | int, SetEval]] | None:
+    """The three expressions of a launch's block argument that is a ``dim3`` local set
+    by one call of a host helper of the file through a ``dim3 &`` parameter (apex's
+    ``dim3 block; flexible_launch_configs(reduction, stride, block, grid);`` doing
+    ``block.x = block_x; block.y = block_y; block.z = 1;``), each with the evaluator it
+    is read in: the helper's (the call's constant arguments bound) for what it assigns,
+    the launching function's for what the local's initializer gives the others. Only
+    where the helper's writes to the parameter are assignments run unconditionally (in
+    its body's own block, no ``return``), the call runs unconditionally before the
+    launch (in a block around it), and nothing else writes the local or hands it out."""
+    c = strip(c)
+    for _ in range(8):  # ``dim3(block)``, the copy the launch makes
+        inner_args = arguments(c) if c.kind == N.CALL and c.spelling == "dim3" else (
+            c.expr_children() if c.kind == N.FUNCTIONAL_CAST else [])
+        if len(inner_args) != 1 or node_int_type(inner_args[0]) is not None:
+            break
+        c = strip(inner_args[0])
+    ex, host = ev.ex, ev.host
+    fn = ex.fn
+    if c.kind != N.DECL_REF or node_int_type(c) is not None or c.referenced is None \
+            or c.referenced.kind != K.VAR_DECL or fn is None or fn.body is None \
+            or ev.depth >= MAX_DEPTH:
+        return None
+    k = key_of(c.referenced)
+    var = fn.vars.get(k)
+    if var is None or var.writes or var.assigned or var.loop_var or _in_lambda(fn.body, k):
+        return None
+    parents = host._parent_map(fn)
+    around: set[int] = set()
+    cur = parents.get(id(c))
+    while cur is not None:
+        around.add(id(cur))
+        cur = parents.get(id(cur))
+    call: Node | None = None
+    for u in _walk_fn(fn.body):
+        if u.kind != N.DECL_REF or u.referenced is None or key_of(u.referenced) != k or u is c:
+            continue
+        up = parents.get(id(u))
+        while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
+            up = parents.get(id(up))
+        if up is None:
+            return None
+        if up.kind == N.MEMBER_REF:
+            w = Executor._write_target(parents.get(id(up), up))
+            if w is not None and strip(w) is up:
+                return None  # ``block.x = 64``: not followed here
+            continue  # ``block.x`` read
+        if _by_mutable_reference(host, up, u):
+            if call is not None:
+                return None  # a second call that may change it
+            call = up
+            continue
+        w = Executor._write_target(up)
+        if up.kind == N.UNARY or (w is not None and strip(w) is u):
+            return None  # ``&block``, ``block = b``
+    if call is None or call.extent.start.offset > c.extent.start.offset:
+        return None
+    stmt = call
+    up = parents.get(id(stmt))
+    while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
+        stmt, up = up, parents.get(id(up))
+    if up is None or up.kind != N.COMPOUND_STMT or id(up) not in around:
+        return None  # a call under a condition, or in a loop that ended before
+    target = host._host_target(call)
+    args = arguments(call)
+    if target is None or target.body is None \
+            or host._has_jumps(target.body, (N.RETURN, N.GOTO, N.LABEL)):
+        return None
+    params = Executor.params(target)
+    idx = next((i for i, a in enumerate(args) if strip(a).kind == N.DECL_REF
+                and strip(a).referenced is not None and key_of(strip(a).referenced) == k),
+               None)
+    if idx is None or idx >= len(params) or len(params) != len(args):
+        return None
+    pk = key_of(params[idx].cursor)
+    inner_parents = host._parent_map(target)
+    written: dict[int, Node] = {}
+    whole: Node | None = None
+    for u in _walk_fn(target.body):
+        if u.kind != N.DECL_REF or u.referenced is None or key_of(u.referenced) != pk:
+            continue
+        up = inner_parents.get(id(u))
+        while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
+            up = inner_parents.get(id(up))
+        if up is None:
+            return None
+        member = up if up.kind == N.MEMBER_REF and up.spelling in ("x", "y", "z") else None
+        top = inner_parents.get(id(member if member is not None else u))
+        while top is not None and top.kind in (N.UNEXPOSED, N.PAREN):
+            top = inner_parents.get(id(top))
+        w = Executor._write_target(top) if top is not None else None
+        if w is None or strip(w) is not (member if member is not None else u):
+            if _by_mutable_reference(host, up, u) or up.kind == N.UNARY:
+                return None  # handed on, or its address taken
+            continue  # a read
+        assert top is not None
+        kids = top.children
+        if not ((top.kind == N.BINARY and top.spelling == "=")
+                or (top.kind == N.CALL and top.spelling == "operator=")) or len(kids) < 2 \
+                or inner_parents.get(id(top)) is not target.body:
+            return None  # ``block.x *= 2``, or under a condition
+        if member is not None:
+            written["xyz".index(member.spelling)] = kids[-1]
+        elif whole is None and not written:
+            whole = kids[-1]
+        else:
+            return None
+    inner = ev._helper(target, args)
+    if whole is not None:
+        base = _components(inner.ex, whole)
+        if base is None:
+            return None
+        return [(b, inner) for b in base]
+    if not written:
+        return None
+    start: list[Node | int] = [1, 1, 1]
+    if len(written) < 3 and var.init is not None:
+        # what the helper leaves is the initializer's (``dim3 b(1, 1, 2)``): nothing else
+        # writes the local, so those components are read at the launch as they are
+        got = _components(ex, var.init)
+        if got is None:
+            return None
+        start = got
+    out: list[tuple[Node | int, SetEval]] = []
+    for i in range(3):
+        out.append((written[i], inner) if i in written else (start[i], ev))
+    return out
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -1112,8 +1300,9 @@ def _by_mutable_reference(host: HostLaunches, up: Node, u: Node) -> bool:
             return ty.is_reference_to_mutable(up.cursor.type)
         except Exception:  # no type: as if it were
             return True
-    if up.kind != N.CALL or up.spelling == "dim3":
-        return False
+    if up.kind != N.CALL or up.spelling == "dim3" or up.spelling in LAUNCH_CONFIG_CALLS \
+            or config_call(up) is not None:
+        return False  # a kernel's arguments are copied to the device: never written back
     args = arguments(up)
     idx = next((i for i, a in enumerate(args) if strip(a) is u), None)
     if idx is None:

@@ -538,9 +538,13 @@ class _CallKeeper:
 
 def _may_return(fn: Function) -> bool:
     """Whether a call of ``fn`` can have a value: all but a free function (or function
-    template) declared to return ``void``."""
+    template) declared to return ``void`` with no non-const reference parameter (one
+    that sets its caller's locals through one, ``cfg(n, block)`` doing ``block.x = 64``,
+    gives them values: ``HostLaunches`` follows it, ``_Flow._out_call``)."""
     c = fn.node.cursor
-    return c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) or not ty.is_void(c.result_type)
+    if c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) or not ty.is_void(c.result_type):
+        return True
+    return any(ty.is_reference_to_mutable(p.cursor.type) for p in Executor.params(fn))
 
 
 class _LazyBody(Node):
