@@ -419,3 +419,15 @@ def test_out_parameters_not_followed(tmp_path: pathlib.Path, host: str) -> None:
     assert None in blocks
     assert all(launch.bound is None for launch in tu.launches)
     assert set(blocks) <= {None, (1, 1, 1)}
+
+
+def test_a_lambda_that_only_reads_a_local_leaves_it_bounded(tmp_path: pathlib.Path) -> None:
+    """PyTorch's ``AT_DISPATCH_...([&] { k<<<1, threads>>>(...); })``: the lambda names
+    ``threads`` but writes nothing, so the set stands (one that writes it, or hands it to
+    a reference parameter, is ``test_review_unbounded``'s)."""
+    tu = parse(
+        tmp_path,
+        KERNEL + "void run(int n) { const int t = n < 64 ? n : 64;"
+        " auto go = [&] { int u = t + 1; k<<<1, t>>>(nullptr); (void)u; }; go(); }",
+    )
+    assert xs(tu) == list(range(1, 65))

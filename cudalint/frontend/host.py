@@ -1794,6 +1794,8 @@ class HostLaunches:
         self._parents: dict[int, dict[int, Node]] = {}
         self._writes: dict[int, list[tuple[Node, Node]]] = {}
         self._guards: dict[int, dict[tuple[object, ...], Node | int]] = {}
+        #: ``launch_sets._lambda_refs`` by function body (this unit's, alive while it is).
+        self._lambda_writes: dict[int, frozenset[int]] = {}
         self._arrays: dict[tuple[int, int], list[int] | None] = {}
         self._max_threads: dict[str, int] = {}
         #: By id() of a lambda: the locals its function writes after it (``_Flow.enter``),

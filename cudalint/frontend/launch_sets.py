@@ -178,7 +178,7 @@ class SetEval:
         escaped: set[int] = set()
         if fn is not None and fn.body is not None:
             written = {k for k, v in fn.vars.items() if v.modified or v.writes}
-            written |= _lambda_refs(fn.body)
+            written |= _lambda_refs(self.host, fn.body)
             parents = self.host._parent_map(fn)
             for u in _walk_fn(fn.body):
                 if u.kind != N.DECL_REF or u.referenced is None:
@@ -335,7 +335,7 @@ class SetEval:
         if bound is not None:
             return bound  # the value before the assignment ``_straight`` evaluates
         var = fn.vars.get(k)
-        if var is None or var.is_param or fn.body is None or _in_lambda(fn.body, k):
+        if var is None or var.is_param or fn.body is None or _in_lambda(self.host, fn.body, k):
             return ANY  # ``[&] { t = 96; }``: a write this does not follow
         open_ = self._visiting.get(k, 0)
         if open_ and (open_ >= 2 or var.modified or var.writes):
@@ -575,7 +575,8 @@ class SetEval:
         for p, a in zip(Executor.params(target), args, strict=False):
             pv = target.vars.get(key_of(p.cursor))
             if pv is None or pv.modified or pv.writes or (
-                    target.body is not None and _in_lambda(target.body, key_of(p.cursor))):
+                    target.body is not None and _in_lambda(self.host, target.body,
+                                                           key_of(p.cursor))):
                 continue  # ``if (big) b = 96;``: not the value the call passes
             pt = node_int_type(p)
             v = self._known(a) if pt is not None else None
@@ -993,7 +994,8 @@ def _out_components(ev: SetEval, c: Node) -> list[tuple[Node | int, SetEval]] | 
         return None
     k = key_of(c.referenced)
     var = fn.vars.get(k)
-    if var is None or var.writes or var.assigned or var.loop_var or _in_lambda(fn.body, k):
+    if var is None or var.writes or var.assigned or var.loop_var \
+            or _in_lambda(host, fn.body, k):
         return None
     parents = host._parent_map(fn)
     around: set[int] = set()
@@ -1322,24 +1324,55 @@ def _by_mutable_reference(host: HostLaunches, up: Node, u: Node) -> bool:
         return True
 
 
-def _lambda_refs(body: Node) -> set[int]:
-    """The variables lambdas in ``body`` name."""
+def _lambda_refs(host: HostLaunches, body: Node) -> frozenset[int]:
+    """The variables lambdas in ``body`` may write: assign, increment, take the address
+    of, bind to a non-const reference or pass to one (``[&] { t = 96; }``, ``[&] {
+    set(t); }``). A lambda that only reads a local it captures (PyTorch's
+    ``AT_DISPATCH_...([&] { k<<<blocks, threads>>>(...); })``) leaves it as it is."""
+    memo = host._lambda_writes
+    hit = memo.get(id(body))
+    if hit is not None:
+        return hit
     out: set[int] = set()
     for lam in _walk_fn(body):
-        if lam.kind == K.LAMBDA_EXPR.value:
-            out |= {key_of(x.referenced) for x in subtree(lam)
-                    if x.kind in (N.DECL_REF, K.VARIABLE_REF.value) and x.referenced is not None}
-    return out
+        if lam.kind != K.LAMBDA_EXPR.value:
+            continue
+        parents: dict[int, Node] = {}
+        stack = [lam]
+        while stack:
+            n = stack.pop()
+            for ch in n.children:
+                parents[id(ch)] = n
+                stack.append(ch)
+        for x in subtree(lam):
+            if x.kind not in (N.DECL_REF, K.VARIABLE_REF.value) or x.referenced is None:
+                continue
+            k = key_of(x.referenced)
+            if k in out:
+                continue
+            if x.kind == K.VARIABLE_REF.value:
+                out.add(k)  # a capture's own initializer (``[&t]``, ``[t = ...]``)
+                continue
+            node = x
+            up = parents.get(id(node))
+            while up is not None and up.kind in (N.UNEXPOSED, N.PAREN, N.MEMBER_REF,
+                                                  N.ARRAY_SUBSCRIPT):
+                if up.kind == N.ARRAY_SUBSCRIPT and up.children and up.children[0] is not node:
+                    break  # ``a[t]``: t is an index, read
+                node, up = up, parents.get(id(up))
+            if up is None:
+                continue
+            w = Executor._write_target(up)
+            if (w is not None and strip(w) is strip(node)) or up.kind == N.UNARY \
+                    or _by_mutable_reference(host, up, node):
+                out.add(k)
+    got = memo[id(body)] = frozenset(out)
+    return got
 
 
-def _in_lambda(body: Node, k: int) -> bool:
-    """Whether a lambda in ``body`` names the variable ``k`` (``[&] { t = 96; }``)."""
-    for lam in _walk_fn(body):
-        if lam.kind == K.LAMBDA_EXPR.value and any(
-                x.referenced is not None and key_of(x.referenced) == k
-                for x in subtree(lam) if x.kind in (N.DECL_REF, K.VARIABLE_REF.value)):
-            return True
-    return False
+def _in_lambda(host: HostLaunches, body: Node, k: int) -> bool:
+    """Whether a lambda in ``body`` may write the variable ``k`` (``_lambda_refs``)."""
+    return k in _lambda_refs(host, body)
 
 
 def _walk_fn(n: Node) -> list[Node]:
