@@ -80,7 +80,24 @@ REPOS = (
     # PyTorch extensions (session 11): setup.py's include_dirs
     Repo("apex", "https://github.com/NVIDIA/apex", include=("csrc",),
          commit="6424da3b4faa6c8f062da4a48c424fff3f02d42d"),
-    Repo("DeepSpeed", "https://github.com/deepspeedai/DeepSpeed", include=("csrc/includes",),
+    # the union of the CUDA ops' include_paths() in op_builder/*.py (each op is built with
+    # its own; one cudalint run gives them all)
+    Repo("DeepSpeed", "https://github.com/deepspeedai/DeepSpeed",
+         include=("csrc/includes", "csrc/transformer/inference/includes",
+                  "csrc/fp_quantizer/includes", "csrc/spatial/includes",
+                  *(f"deepspeed/inference/v2/{d}" for d in (
+                      "kernels/includes", "ragged/includes",
+                      "kernels/core_ops/bias_activations", "kernels/core_ops/blas_kernels",
+                      "kernels/core_ops/cuda_layer_norm", "kernels/core_ops/cuda_linear",
+                      "kernels/core_ops/cuda_rms_norm", "kernels/core_ops/gated_activations",
+                      "kernels/cutlass_ops/mixed_gemm", "kernels/cutlass_ops/moe_gemm",
+                      "kernels/cutlass_ops/shared_resources", "kernels/ragged_ops",
+                      "kernels/ragged_ops/includes", "kernels/ragged_ops/atom_builder",
+                      "kernels/ragged_ops/blocked_flash", "kernels/ragged_ops/embed",
+                      "kernels/ragged_ops/linear_blocked_kv_rotary",
+                      "kernels/ragged_ops/logits_gather", "kernels/ragged_ops/moe_gather",
+                      "kernels/ragged_ops/moe_scatter", "kernels/ragged_ops/ragged_helpers",
+                      "kernels/ragged_ops/top_k_gating"))),
          commit="edaa7221267243c7be7fb49c5d5f5c4fb97b4641"),
     Repo("mmcv", "https://github.com/open-mmlab/mmcv",
          include=("mmcv/ops/csrc/common", "mmcv/ops/csrc/common/cuda"),

@@ -50,6 +50,9 @@ from cudalint.options import Options
         ' at::checkAllSameGPU("f", {a, a});'
         " return p.type().scalarType() == at::ScalarType::Float"
         " && at::cuda::detail::canUse32BitIndexMath(p); }\n"
+        # DeepSpeed's deepcompile.h: side streams from the pool
+        "cudaStream_t side() { at::cuda::CUDAStream s = at::cuda::getStreamFromPool();"
+        " at::cuda::setCurrentCUDAStream(at::cuda::getDefaultCUDAStream()); return s; }\n"
         "__device__ float g(float v) { auto c = cooperative_groups::coalesced_threads();"
         " return c.shfl_down(v, 1) + c.shfl_up(v, 1) + c.any(1) + c.meta_group_rank(); }",
         # mmcv's pytorch_cuda_helper.hpp and ops: old THC atomics, apply utilities,

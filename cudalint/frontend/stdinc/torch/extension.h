@@ -113,7 +113,8 @@ template <> struct __cpp_type<ScalarType::BFloat16> { typedef BFloat16 type; };
 template <ScalarType S> using ScalarTypeToCPPTypeT = typename __cpp_type<S>::type;
 }  // namespace impl
 namespace cuda { struct CUDAStream { operator cudaStream_t() const; cudaStream_t stream() const; };
-  CUDAStream getCurrentCUDAStream(int = -1); struct CUDAGuard { explicit CUDAGuard(int); explicit CUDAGuard(Device); };
+  CUDAStream getCurrentCUDAStream(int = -1); CUDAStream getStreamFromPool(bool = false, int = -1);
+  CUDAStream getDefaultCUDAStream(int = -1); void setCurrentCUDAStream(CUDAStream); struct CUDAGuard { explicit CUDAGuard(int); explicit CUDAGuard(Device); };
   struct OptionalCUDAGuard { explicit OptionalCUDAGuard(Device); explicit OptionalCUDAGuard(std::optional<Device>); }; }
 }  // namespace c10
 namespace at {
@@ -246,6 +247,7 @@ Tensor randn(IntArrayRef, TensorOptions = {}); Tensor full(IntArrayRef, Scalar, 
 Tensor from_blob(void*, IntArrayRef, TensorOptions = {}); Tensor from_blob(void*, IntArrayRef, IntArrayRef, TensorOptions = {});
 std::optional<Device> device_of(const Tensor&);
 namespace cuda { using c10::cuda::getCurrentCUDAStream; using c10::cuda::CUDAStream; using c10::cuda::CUDAGuard;
+  using c10::cuda::getStreamFromPool; using c10::cuda::getDefaultCUDAStream; using c10::cuda::setCurrentCUDAStream;
   using c10::cuda::OptionalCUDAGuard; cudaDeviceProp* getCurrentDeviceProperties(); }
 }  // namespace at
 namespace torch {
