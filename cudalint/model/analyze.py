@@ -60,9 +60,15 @@ def _dominating(shapes: list[Shape], access: Access,
     largest whole-warp shape then bounds every shape below it, and the smallest shape
     any lane executes in bounds every larger one from below (the shapes are proved from
     the smallest up to it); the shapes above the largest whole-warp one are proved
-    each. The worst, and whether the costs differ, are then those of all shapes."""
+    each. The worst, and whether the costs differ, are then those of all shapes.
+
+    Two-dimensional shapes ``(x, y, 1)`` of one ``x`` are ordered the same way by
+    ``y``: thread ``i`` is ``(i mod x, i div x)`` in each, so the threads of ``(x, y)``
+    are the first ``x * y`` of ``(x, y')`` for ``y' > y`` (apex's
+    ``flexible_launch_configs``: 64 shapes, about 20 proofs). Each ``x`` is bounded on
+    its own; shapes of different ``x`` have no such order."""
     if len(shapes) <= 8 or access.width > 4 or len({s.sets for s in shapes}) != 1 or any(
-            s.bound is None or len(s.sets) != 1 or s.dims is None or s.dims[1:] != (1, 1)
+            s.bound is None or len(s.sets) != 1 or s.dims is None or s.dims[2] != 1
             for s in shapes):
         # two sets (or a set and a constant launch) of one kernel: each set's costs are
         # compared among its own shapes, so each is proved
@@ -73,8 +79,26 @@ def _dominating(shapes: list[Shape], access: Access,
     if any(n.startswith("blockDim") for n in names):
         yield from shapes
         return
-    xs = sorted(shapes, key=lambda s: s.dims[0] if s.dims else 0)
-    whole = [s for s in xs if s.dims is not None and s.dims[0] % 32 == 0]
+    one_d = all(s.dims is not None and s.dims[1] == 1 for s in shapes)
+    groups: dict[int, list[Shape]] = {}
+    for s in shapes:
+        assert s.dims is not None
+        groups.setdefault(0 if one_d else s.dims[0], []).append(s)
+    for group in groups.values():
+        yield from _prefix_bounds(group, each)
+
+
+def _prefix_bounds(shapes: list[Shape], each: list[tuple[Shape, AccessResult]]
+                   ) -> Iterator[Shape]:
+    """``_dominating`` for shapes whose threads are prefixes of one another in the order
+    of their size: from the smallest up to the first some lane executes the access in,
+    then the largest whole-warp one and every one above it."""
+    def size(s: Shape) -> int:
+        assert s.dims is not None
+        return s.dims[0] * s.dims[1] * s.dims[2]
+
+    xs = sorted(shapes, key=size)
+    whole = [s for s in xs if size(s) % 32 == 0]
     top = whole[-1] if whole else None
     done: set[int] = set()
     for i, s in enumerate(xs):  # up to the first shape some lane executes the access in
@@ -85,7 +109,7 @@ def _dominating(shapes: list[Shape], access: Access,
         if each and each[-1][1].executed:
             break
     for i, s in enumerate(xs):
-        if i not in done and (s is top or top is None or s.dims > top.dims):  # type: ignore[operator]
+        if i not in done and (s is top or top is None or size(s) > size(top)):
             yield s
 
 
