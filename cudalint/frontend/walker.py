@@ -853,6 +853,9 @@ class Walker:
 
             def run_in(env: Env) -> list[Access]:
                 ex = Executor(self, fn, env)
+                if SHARE_BODY_FACTS:
+                    ex.lane_event_lists = self.host.lane_event_lists
+                    ex.body_facts = self.host.body_facts
                 for a in fn.arrays.values():
                     ex.array_record(a)
                 got = ex.run()
@@ -2312,6 +2315,13 @@ class _Scanner:
 #: of a unit's host code (``helper_*.h``, ``main``'s argument parsing) launches nothing
 #: and calls nothing that does. False: every function built and scanned first.
 LAZY_HOSTS = True
+
+#: A walk's kernel and device-function executors share the host evaluation's stores
+#: of what is worked out per body (``Executor.body_facts``: the locals a lambda writes,
+#: loops' spans, ``asm`` and ``const_cast`` lists; ``lane_event_lists``), instead of each
+#: walking the body again: ``lambda_written`` walked a helper's whole body once per run
+#: that inlined it (595 walks in a ggml ``mmq`` instance). False: each its own.
+SHARE_BODY_FACTS = True
 
 
 def walk_translation_unit(
