@@ -544,6 +544,16 @@ _INIT_LIST = K.INIT_LIST_EXPR.value
 
 Value = Union[Expr, Ptr]  # noqa: UP007 (a runtime alias: Expr is itself a Union)
 
+#: In :attr:`Executor.returned_values`, where a value is kept by the frames too.
+_FRAMES = object()
+
+
+def _env_signature(env: Env) -> tuple[object, ...]:
+    """Everything an ``Env`` holds, comparable (a resolved class by identity)."""
+    return (env.label, tuple(sorted(env.values.items())), tuple(sorted(env.types.items())),
+            tuple(sorted(env.params.items())), tuple(sorted(env.functions.items())),
+            tuple(sorted((k, id(v)) for k, v in env.classes.items())))
+
 
 @dataclass
 class Loc:
@@ -1170,6 +1180,16 @@ class Executor:
         self.lane_event_lists: dict[int, tuple[Node, list[Node]]] = {}
         #: :meth:`body_asms` and :meth:`body_casts_const` by (what, id() of a body).
         self.body_facts: dict[tuple[str, int], tuple[Node, object]] = {}
+        #: :meth:`_returned_kept`'s results by :meth:`_returned_key`: (the call, its value,
+        #: whether it set ``returned_open``, the ``why_unresolved`` it left, what keeps
+        #: the key's ids alive). None: not kept (the walker turns it on for its runs of
+        #: kernels and device functions; the host evaluation's executors keep nothing).
+        self.returned_values: dict[tuple[object, ...], tuple[
+            Node | object, Expr | None, bool, str | None, object]] | None = None
+        #: How many times :meth:`declaring_env` was asked (the only reader of the outer
+        #: frames' template arguments): a :meth:`_returned_kept` run that asked is kept
+        #: by the frames' arguments too.
+        self.frames_read = 0
         #: By (function, local): :meth:`untouched_object`'s answer.
         self.untouched: dict[tuple[int, int], bool] = {}
         #: Set while a class's own member is evaluated (:meth:`class_member`): the class,
@@ -1337,6 +1357,7 @@ class Executor:
     def declaring_env(self, a: ArrayDecl) -> Env:
         """The template arguments of the innermost frame running the function that
         declares ``a`` (the current ones for an array of the unit or of no frame)."""
+        self.frames_read += 1
         if len(self.frame_envs) < 2:
             return self.env
         owner = a.cursor.semantic_parent
@@ -5866,10 +5887,73 @@ class Executor:
         saved_ptr_args, self.ptr_args = self.ptr_args, ptr_args
         saved_this, self.uniform_this = self.uniform_this, self.uniform_receiver(c, target)
         try:
-            return self._returned(c, target, env, bound, result)
+            key = self._returned_key(c, target, env, bound, ptr_args)
+            if key is None:
+                return self._returned(c, target, env, bound, result)
+            return self._returned_kept(key, c, target, env, bound, result)
         finally:
             self.ptr_args = saved_ptr_args
             self.uniform_this = saved_this
+
+    def _returned_key(self, c: Node, target: Function, env: Env, bound: dict[int, Value],
+                      ptr_args: dict[int, list[Expr]]) -> tuple[object, ...] | None:
+        """What :meth:`_returned` reads besides the function's own nodes, for
+        :attr:`returned_values`: the call, the callee and its template arguments, the
+        parameters' values (only constants: ``get_config(DKQ, DV, ncols).nbatch_fa``,
+        evaluated dozens of times in an unrolled kernel), the call stack (and each
+        frame's template arguments where the evaluation asked for them:
+        :meth:`_frames_key`), and the executor's state an expression reads (the object
+        being uniform, a class member's scope, a loop being probed, the nesting depth,
+        why the last dependent type was not resolved). None where the store is off
+        (host evaluation), a parameter is not a constant or a pointer is passed."""
+        if self.returned_values is None or any(ptr_args.values()) \
+                or not all(type(v) is Const for v in bound.values()):
+            return None
+        return (id(c), fn_key(target), _env_signature(env), tuple(sorted(bound.items())),
+                tuple(self.stack), self.depth, self.uniform_this, id(self.class_scope),
+                self.in_class_member, self.probing, self.expr_depth, self.why_unresolved)
+
+    def _frames_key(self) -> tuple[object, ...]:
+        """The frames' functions and template arguments (:meth:`declaring_env` reads
+        them), for a :meth:`_returned_kept` run that asked for them."""
+        return tuple((fn_key(f), _env_signature(e)) for f, e in self.frame_envs)
+
+    def _returned_kept(self, key: tuple[object, ...], c: Node, target: Function, env: Env,
+                       bound: dict[int, Value], result: ci.Type) -> Expr | None:
+        """:meth:`_returned`, worked out once per :meth:`_returned_key`, with what it
+        leaves for the caller (``returned_open`` set, ``why_unresolved``). A run that
+        added an access or a note, or moved the accesses' order, is not kept: those are
+        effects, not its value."""
+        store = self.returned_values
+        assert store is not None
+        hit = store.get(key)
+        if hit is not None and hit[0] is _FRAMES:  # it read the frames' envs
+            full = (*key, self._frames_key())
+            hit = store.get(full)
+        if hit is not None and hit[0] is c:
+            _, value, opened, why, _alive = hit
+            self.returned_open = self.returned_open or opened
+            self.why_unresolved = why
+            return value
+        was_open, self.returned_open = self.returned_open, False
+        n_acc, order, notes = len(self.accesses), self.order, len(self.w.notes)
+        frames_read = self.frames_read
+        try:
+            value = self._returned(c, target, env, bound, result)
+        finally:
+            opened = self.returned_open
+            self.returned_open = was_open or opened
+        if len(self.accesses) == n_acc and self.order == order and len(self.w.notes) == notes:
+            # the call, the envs and the class scope kept alive: the key's ids stay theirs
+            kept = (c, value, opened, self.why_unresolved,
+                    (env, list(self.frame_envs), self.class_scope))
+            if self.frames_read == frames_read:
+                store[key] = kept
+            else:
+                store[key] = (_FRAMES, None, False, None, None)
+                full = (*key, self._frames_key())
+                store[full] = kept
+        return value
 
     def _returned(self, c: Node, target: Function, env: Env, bound: dict[int, Value],
                   result: ci.Type) -> Expr | None:

@@ -856,6 +856,8 @@ class Walker:
                 if SHARE_BODY_FACTS:
                     ex.lane_event_lists = self.host.lane_event_lists
                     ex.body_facts = self.host.body_facts
+                if KEEP_RETURNED:
+                    ex.returned_values = {}
                 for a in fn.arrays.values():
                     ex.array_record(a)
                 got = ex.run()
@@ -2322,6 +2324,10 @@ LAZY_HOSTS = True
 #: walking the body again: ``lambda_written`` walked a helper's whole body once per run
 #: that inlined it (595 walks in a ggml ``mmq`` instance). False: each its own.
 SHARE_BODY_FACTS = True
+
+#: Each run keeps the values of the helpers it evaluates (``Executor._returned_kept``:
+#: ``get_config(DKQ, DV, ncols).nbatch_fa`` in an unrolled kernel). False: none kept.
+KEEP_RETURNED = True
 
 
 def walk_translation_unit(
