@@ -74,6 +74,7 @@ from cudalint.frontend.host import (
     HostLaunches,
     _Context,
 )
+from cudalint.frontend.inert import shared_inert
 from cudalint.frontend.launch_api import api_launch, launches_text, site_of
 from cudalint.frontend.reuse import (
     CALLS_KEPT,
@@ -951,6 +952,8 @@ class Walker:
         for fn in self.functions:
             if not fn.is_device or fn_key(fn) in inlined:
                 continue
+            if SKIP_INERT_STANDALONE and shared_inert(self, fn):
+                continue  # running it finds nothing, as where a call skips it (inert.py)
             start, noted = len(accesses), len(self.notes)
             try:
                 run_fn(fn)
@@ -2324,6 +2327,14 @@ LAZY_HOSTS = True
 #: walking the body again: ``lambda_written`` walked a helper's whole body once per run
 #: that inlined it (595 walks in a ggml ``mmq`` instance). False: each its own.
 SHARE_BODY_FACTS = True
+
+#: A device function no kernel here calls is not run on its own where nothing it does
+#: can reach shared memory or a barrier (``inert.shared_inert``: no ``__shared__``
+#: array, scalars only, no ``asm``, and only such calls), as a call of it is skipped:
+#: ggml's ``mmq-config-*.cuh`` tables, a few hundred ``if (type == X && J == 16 ...)
+#: return config(...);`` run with unknown arguments (0.1 s each, seven per ``mmq``
+#: file), found nothing. False: run.
+SKIP_INERT_STANDALONE = True
 
 #: Each run keeps the values of the helpers it evaluates (``Executor._returned_kept``:
 #: ``get_config(DKQ, DV, ncols).nbatch_fa`` in an unrolled kernel). False: none kept.
