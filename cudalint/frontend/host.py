@@ -1511,9 +1511,13 @@ class _Flow:
     def _targets(self, n: Node) -> set[int]:
         """Locals ``n`` itself writes (not its children)."""
         target = Executor._write_target(n)
-        if target is None:
-            return set()
+        return set() if target is None else self._target_locals(target)
+
+    def _target_locals(self, target: Node) -> set[int]:
         t = strip(target)
+        if t.kind == N.CONDITIONAL and len(t.children) == 3:
+            # ``(c ? t : u) = v`` writes one of the two
+            return self._target_locals(t.children[1]) | self._target_locals(t.children[2])
         while t.kind in (N.MEMBER_REF, N.ARRAY_SUBSCRIPT) and t.children:
             base = strip(t.children[0])
             if ty.is_pointer_kind(base.ckind):
@@ -1572,6 +1576,24 @@ class _Flow:
                 inits = x.expr_children()
                 if inits and not ty.points_to_const(x.type):
                     local(inits[-1])
+            elif x.kind == N.INIT_LIST:
+                for ch in x.children:
+                    while ch.kind == N.PAREN and ch.children:
+                        ch = ch.children[0]
+                    if ch.kind in (N.DECL_REF, N.MEMBER_REF, N.ARRAY_SUBSCRIPT):
+                        local(ch)  # no conversion to a value: bound to a reference member
+            elif x.kind == K.LAMBDA_EXPR.value:
+                # run when called, which is not followed: what its body writes (``[&] {
+                # t = 96; }``) and a local it returns as an lvalue (``[&]() -> int & {
+                # return t; }``, then ``f() = 96``) may change at any call from here on
+                for y in subtree(x):
+                    out |= self._targets(y)
+                    if y.kind == N.RETURN and y.children:
+                        r = y.children[0]
+                        while r.kind == N.PAREN and r.children:
+                            r = r.children[0]
+                        if r.kind in (N.DECL_REF, N.MEMBER_REF, N.ARRAY_SUBSCRIPT):
+                            local(r)  # no conversion to a value: a reference to it
         hit = frozenset(out)
         self.host._escapes_cache[id(n)] = hit
         return hit

@@ -510,8 +510,9 @@ class SetEval:
             up = parents.get(id(u))
             while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
                 up = parents.get(id(up))
-            if up is None or up.kind == K.VAR_DECL.value:
-                return ANY  # ``int &r = t``: written through ``r``, not followed
+            if up is None or up.kind == K.VAR_DECL.value \
+                    or (up.kind == N.INIT_LIST and _by_mutable_reference(self.host, up, u)):
+                return ANY  # ``int &r = t``, ``R r{t}``: written through r, not followed
             if up.kind == N.CALL and up.spelling != "dim3":
                 args = arguments(up)
                 idx = next((i for i, a in enumerate(args) if strip(a) is u), None)
@@ -554,14 +555,12 @@ class SetEval:
         out: Vals | None = None
         for n in _walk_fn(target.body):
             t = Executor._write_target(n)
-            if t is None:
-                continue
-            t = strip(t)
-            if t.kind != N.DECL_REF or t.referenced is None or key_of(t.referenced) != pk:
+            if t is None or not _names_local(t, pk):
                 continue
             kids = n.children
-            if n.kind != N.BINARY or n.spelling != "=" or len(kids) != 2:
-                return None
+            if n.kind != N.BINARY or n.spelling != "=" or len(kids) != 2 \
+                    or strip(t).kind != N.DECL_REF:
+                return None  # a compound assignment, ``(c ? p : q) = v``
             got = inner.of(kids[1])
             out = got if out is None else _union(out, got)
         return out
@@ -620,8 +619,9 @@ class SetEval:
             while parents.get(id(top)) is not None and parents[id(top)].kind == N.UNEXPOSED:
                 top = parents[id(top)]
             if parents.get(id(top)) is not block or w.kind != N.BINARY or w.spelling != "=" \
-                    or len(kids) != 2:
-                return None  # not an assignment statement of the block
+                    or len(kids) != 2 or strip(kids[0]).kind != N.DECL_REF:
+                return None  # not an assignment statement of the block (or of one arm:
+                # ``(c ? t : u) = v``)
             i = next(j for j, ch in enumerate(block.children) if ch is top)
             if i <= at:
                 return None
@@ -656,10 +656,7 @@ class SetEval:
         out = []
         for n in _walk_fn(fn.body):
             t = Executor._write_target(n)
-            if t is None:
-                continue
-            t = strip(t)
-            if t.kind == N.DECL_REF and t.referenced is not None and key_of(t.referenced) == k:
+            if t is not None and _names_local(t, k):
                 out.append(n)
         return out
 
@@ -1072,6 +1069,8 @@ def _out_components(ev: SetEval, c: Node) -> list[tuple[Node | int, SetEval]] | 
                 or inner_parents.get(id(top)) is not target.body:
             return None  # ``block.x *= 2``, or under a condition
         if member is not None:
+            if whole is not None:
+                return None  # ``block = dim3(...); block.x = 32;``: not one or the other
             written["xyz".index(member.spelling)] = kids[-1]
         elif whole is None and not written:
             whole = kids[-1]
@@ -1296,7 +1295,16 @@ def _enclosing_loop(n: Node, parents: dict[int, Node]) -> Node | None:
 
 def _by_mutable_reference(host: HostLaunches, up: Node, u: Node) -> bool:
     """Whether ``u``, a use of a local whose parent is ``up``, is bound to a non-const
-    reference there: ``int &r = t``, or an argument of a call whose parameter is one."""
+    reference there: ``int &r = t``, or an argument of a call whose parameter is one, or
+    an element of a braced initializer taken as it is, no conversion to a value between
+    (``R r{t}`` with a member ``int &v``)."""
+    if up.kind == N.INIT_LIST:
+        for ch in up.children:
+            while ch.kind == N.PAREN and ch.children:
+                ch = ch.children[0]
+            if ch is u:
+                return True
+        return False
     if up.kind == K.VAR_DECL.value:
         try:
             return ty.is_reference_to_mutable(up.cursor.type)
@@ -1322,6 +1330,15 @@ def _by_mutable_reference(host: HostLaunches, up: Node, u: Node) -> bool:
         return idx >= len(params) or ty.is_reference_to_mutable(params[idx].type)
     except Exception:
         return True
+
+
+def _names_local(target: Node, k: int) -> bool:
+    """Whether the write target ``target`` is the local ``k``, or may be: ``(c ? k : u)
+    = v`` writes one of the two."""
+    t = strip(target)
+    if t.kind == N.CONDITIONAL and len(t.children) == 3:
+        return _names_local(t.children[1], k) or _names_local(t.children[2], k)
+    return t.kind == N.DECL_REF and t.referenced is not None and key_of(t.referenced) == k
 
 
 def _lambda_refs(host: HostLaunches, body: Node) -> frozenset[int]:
@@ -1355,16 +1372,20 @@ def _lambda_refs(host: HostLaunches, body: Node) -> frozenset[int]:
                 continue
             node = x
             up = parents.get(id(node))
+            converted = False  # an implicit conversion (to a value) on the way up
             while up is not None and up.kind in (N.UNEXPOSED, N.PAREN, N.MEMBER_REF,
                                                   N.ARRAY_SUBSCRIPT):
                 if up.kind == N.ARRAY_SUBSCRIPT and up.children and up.children[0] is not node:
                     break  # ``a[t]``: t is an index, read
+                converted = converted or up.kind == N.UNEXPOSED
                 node, up = up, parents.get(id(up))
             if up is None:
                 continue
             w = Executor._write_target(up)
             if (w is not None and strip(w) is strip(node)) or up.kind == N.UNARY \
-                    or _by_mutable_reference(host, up, node):
+                    or _by_mutable_reference(host, up, node) \
+                    or (up.kind == N.RETURN and not converted):
+                # (``[&]() -> int & { return t; }``: a reference to t, ``f() = 96``)
                 out.add(k)
     got = memo[id(body)] = frozenset(out)
     return got
