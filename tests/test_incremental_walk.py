@@ -505,3 +505,35 @@ def test_a_header_kernel_keeps_its_own_line_numbers(tmp_path: Path) -> None:
     finally:
         doc.close()
     assert kept == _fresh(path, options, text.encode())
+
+
+SET_DOCUMENT = """\
+__global__ void k(float *out) {
+    __shared__ float s[2048];
+    s[threadIdx.x * 2] = out[0];
+}
+
+void run(float *out, int n) {
+    k<<<1, n < 256 ? n : 256>>>(out);
+}
+"""
+
+
+def test_a_kept_launch_set_names_its_launch_where_it_now_is(tmp_path: Path) -> None:
+    """A bounded set's note names its launch (``the 256 block shapes the launch at
+    f.cu:7 allows``): a line added in the kernel above moves the launch; the kept note moves with
+    it, as a walk from scratch gives it (it kept the old line before)."""
+    path = str(tmp_path / "sets.cu")
+    options = Options()
+    doc = frontend_parse.ParsedDocument(path)
+    try:
+        first = doc.parse(options, SET_DOCUMENT.encode())
+        assert any(launch.bound and "sets.cu:7" in launch.bound for launch in first.launches)
+        moved = SET_DOCUMENT.replace("out[0];\n", "out[0];\n\n")
+        kept = doc.parse(options, moved.encode())
+        assert doc.walks.host_reused >= 1
+    finally:
+        doc.close()
+    fresh = _fresh(path, options, moved.encode())
+    assert any(launch.bound and "sets.cu:8" in launch.bound for launch in fresh.launches)
+    assert kept == fresh

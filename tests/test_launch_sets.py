@@ -403,7 +403,8 @@ __host__ int last_pow2(unsigned int n) {
         # constants through ``dim3 &`` (the flow of the call's statements)
         (
             "static void cfg(dim3 &b, dim3 &g) { b.x = 32; b.y = 8; b.z = 1; g = dim3(4); }\n"
-            "void run(float *o) { dim3 block; dim3 grid; cfg(block, grid); k2<<<grid, block>>>(o); }",
+            "void run(float *o) { dim3 block; dim3 grid; cfg(block, grid);"
+            " k2<<<grid, block>>>(o); }",
             [(32, 8, 1)],
         ),
         # ... of a value the call passes, with a member it leaves as the initializer had it

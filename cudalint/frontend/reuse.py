@@ -76,6 +76,7 @@ language-server benchmark's ``--check``, ``bench/walk_reuse.py`` and
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass
 
@@ -202,6 +203,14 @@ class _Rebase:
         return to
 
     def text(self, s: str) -> str:
+        base = os.path.basename(self.path)
+        if base and f"{base}:" in s:
+            # a place in the main file a note names (``the launch at f.cu:87``,
+            # ``launch_sets.where_text``)
+            def place(m: re.Match[str]) -> str:
+                return f"{m.group(1)}:{self.line(int(m.group(2)))}"
+
+            s = re.sub(r"(?<![\w.-])(" + re.escape(base) + r"):(\d+)", place, s)
         if "@L" not in s:
             return s
 
