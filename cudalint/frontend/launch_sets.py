@@ -504,6 +504,8 @@ class SetEval:
         assert fn is not None and fn.body is not None
         parents = self.host._parent_map(fn)
         out: Vals | None = self.of(init) if init is not None else None
+        if out is not None and out.values is not None and all(v < 1 for v in out.values):
+            out = None  # ``int threads = 0;``: no launch runs with it, the call's values do
         for u in _walk_fn(fn.body):
             if u.kind != N.DECL_REF or u.referenced is None or key_of(u.referenced) != k:
                 continue
@@ -531,7 +533,9 @@ class SetEval:
                 got = self._assigned_in(target, idx, args)
                 if got is None:
                     return ANY
-                out = got if out is None else _union(out, got)
+                # the initializer's value (or an earlier call's) may be overwritten by
+                # every path of the call: a superset
+                out = got if out is None else _union(out, got).inexact()
                 continue
             if up.kind == N.UNARY or Executor._write_target(up) is not None:
                 return ANY  # ``&x``, an assignment, ``++``: not followed here
@@ -562,7 +566,9 @@ class SetEval:
                     or strip(t).kind != N.DECL_REF:
                 return None  # a compound assignment, ``(c ? p : q) = v``
             got = inner.of(kids[1])
-            out = got if out is None else _union(out, got)
+            # two assignments: the first may be overwritten on every path (``p = 32;
+            # if (n > 3) p = 64; else p = 96;`` never leaves 32), so not every value runs
+            out = got if out is None else _union(out, got).inexact()
         return out
 
     def _helper(self, target: Function, args: list[Node]) -> SetEval:
