@@ -504,8 +504,6 @@ class SetEval:
         assert fn is not None and fn.body is not None
         parents = self.host._parent_map(fn)
         out: Vals | None = self.of(init) if init is not None else None
-        if out is not None and out.values is not None and all(v < 1 for v in out.values):
-            out = None  # ``int threads = 0;``: no launch runs with it, the call's values do
         for u in _walk_fn(fn.body):
             if u.kind != N.DECL_REF or u.referenced is None or key_of(u.referenced) != k:
                 continue
