@@ -1523,6 +1523,8 @@ class _Flow:
             if ty.is_pointer_kind(base.ckind):
                 return set()  # a write through a pointer
             t = base
+        if t.kind == N.CONDITIONAL and len(t.children) == 3:
+            return self._target_locals(t)  # ``(c ? b : d).x = 32``
         if t.kind == N.DECL_REF and t.referenced is not None:
             k = key_of(t.referenced)
             if k in self.fn.vars:

@@ -1011,8 +1011,8 @@ def _out_components(ev: SetEval, c: Node) -> list[tuple[Node | int, SetEval]] | 
         up = parents.get(id(u))
         while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
             up = parents.get(id(up))
-        if up is None:
-            return None
+        if up is None or up.kind == N.CONDITIONAL:
+            return None  # ``(c ? block : b2).x = 64``: an lvalue, perhaps written
         if up.kind == N.MEMBER_REF:
             w = Executor._write_target(parents.get(id(up), up))
             if w is not None and strip(w) is up:
@@ -1055,8 +1055,8 @@ def _out_components(ev: SetEval, c: Node) -> list[tuple[Node | int, SetEval]] | 
         up = inner_parents.get(id(u))
         while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
             up = inner_parents.get(id(up))
-        if up is None:
-            return None
+        if up is None or up.kind == N.CONDITIONAL:
+            return None  # ``(c ? b : d).x = 64``: an lvalue, perhaps written
         member = up if up.kind == N.MEMBER_REF and up.spelling in ("x", "y", "z") else None
         top = inner_parents.get(id(member if member is not None else u))
         while top is not None and top.kind in (N.UNEXPOSED, N.PAREN):
