@@ -79,7 +79,8 @@ def dedupe_reports(reports: Sequence[FileReport]) -> None:
     its own. An access is the same when its file, span, kind, architecture and bank mode
     are; among those, results in a kernel beat the device function analysed on its own,
     results of a known instantiation beat the uninstantiated template, and a known block
-    shape (launch, annotation, option) beats the assumed one; of equal ones (same kernel,
+    shape (launch, annotation, option) beats the assumed one, and a record that no lane
+    executes gives way to an executed one (as within one file); of equal ones (same kernel,
     instantiation, shape and calls: a helper's line called twice in a kernel is two
     accesses, ``Access.call_sites``) the worse is kept, the first in task order on a tie, so
     that ``-j`` does not change the output. Diagnostics about dropped results go with
@@ -167,6 +168,13 @@ def _drop_duplicate_results(
         if any(c is not None for _, _, c in group):
             dropped.update(id(r) for _, r, c in group if c is None)
             group = [e for e in group if e[2] is not None]
+        if any(r.executed for _, r, _ in group):
+            # as within one file (model.analyze._drop_unexecuted): code of a template that
+            # no lane of one file's instantiations runs (ggml's ``if (np > 1 && ...)`` in a
+            # file instantiating only np == 1) costs nothing there; it stays "no lane
+            # executes" only where no file's launch or instantiation runs it
+            dropped.update(id(r) for _, r, _ in group if not r.executed)
+            group = [e for e in group if e[1].executed]
         by_kernel: dict[_Context, list[tuple[int, AccessResult, _Context]]] = {}
         for e in group:
             by_kernel.setdefault(e[2], []).append(e)
