@@ -8,7 +8,7 @@ guards and accesses in statement order). What they ask of a clang *type* is in
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,6 +226,15 @@ def strip(c: Node) -> Node:
     while c.kind in (N.UNEXPOSED, N.PAREN) and len(c.children) == 1:
         c = c.children[0]
     return c
+
+
+def enclosing(parents: Mapping[int, Node], n: Node) -> Node | None:
+    """The parent of ``n`` in ``parents`` (by ``id``) past implicit casts and parentheses:
+    ``strip`` upwards. None at the top."""
+    up = parents.get(id(n))
+    while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
+        up = parents.get(id(up))
+    return up
 
 
 def arguments(call: Node) -> list[Node]:

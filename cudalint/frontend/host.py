@@ -84,6 +84,7 @@ from cudalint.frontend.cursors import (
     N,
     Var,
     arguments,
+    enclosing,
     function_reference,
     key_of,
     node_int_type,
@@ -1326,7 +1327,8 @@ class _Flow:
         args = arguments(n)
         if len(params) != len(args):
             return None  # a defaulted parameter or a pack: not bound one to one
-        outs: list[tuple[int, int, bool]] = []  # caller's key, parameter's key, dim3
+        #: caller's key, parameter's key, whether a dim3, the argument
+        outs: list[tuple[int, int, bool, Node]] = []
         for p, a in zip(params, args, strict=True):
             if not ty.is_reference_to_mutable(p.type):
                 continue
@@ -1340,34 +1342,33 @@ class _Flow:
             if _is_dim3(x):
                 if _member_key(k, 0) not in s.vals:
                     return None  # a dim3 whose components this path does not follow
-                outs.append((k, key_of(p.cursor), True))
+                outs.append((k, key_of(p.cursor), True, x))
             elif node_int_type(x) is not None and not var.loop_var:
-                outs.append((k, key_of(p.cursor), False))
+                outs.append((k, key_of(p.cursor), False, x))
             else:
                 return None
-        if not outs or len({k for k, _, _ in outs}) != len(outs):
+        if not outs or len({o[0] for o in outs}) != len(outs):
             return None
         got = self._out_run(target, params, args, outs, s)
         if got is None:
             return None
+        handed = {id(x) for *_, x in outs}
         for a in args:
-            if not any(strip(a).referenced is not None
-                       and key_of(strip(a).referenced) == k for k, _, _ in outs):
+            if id(strip(a)) not in handed:
                 s = self.clobber(a, s)
-        for k, pk, dim in outs:
+        for k, pk, dim, x in outs:
             if dim:
                 for i in range(3):
                     s = s.with_value(_member_key(k, i), got.vals.get(_member_key(pk, i)))
             else:
                 v = got.vals.get(pk)
-                a = next(a for q, a in zip(params, args, strict=True) if key_of(q.cursor) == pk)
-                t = node_int_type(a)
+                t = node_int_type(x)
                 s = s.with_value(k, Const(wrap(v.value, t), t) if v is not None and t is not None
                                  else None)
         return s
 
     def _out_run(self, target: Function, params: list[Node], args: list[Node],
-                 outs: list[tuple[int, int, bool]], s: _State) -> _State | None:
+                 outs: list[tuple[int, int, bool, Node]], s: _State) -> _State | None:
         """The state ``target``'s statements leave (``_Flow``, all paths joined) with the
         by-value integer arguments' known values bound and each reference parameter of
         ``outs`` starting with its local's value on path ``s``; None where that is not
@@ -1381,7 +1382,7 @@ class _Flow:
             return None
         ex = self.executor(s)
         values: dict[int, Const] = {}
-        out_keys = {pk for _, pk, _ in outs}
+        out_keys = {o[1] for o in outs}
         for p, a in zip(params, args, strict=True):
             pk = key_of(p.cursor)
             pt = node_int_type(p)
@@ -1391,7 +1392,7 @@ class _Flow:
             if v is not None:
                 values[pk] = Const(wrap(v, pt), pt)
         start = _State()
-        for k, pk, dim in outs:
+        for k, pk, dim, x in outs:
             pv = target.vars.get(pk)
             if pv is None or (pv.address_taken and not dim):
                 return None
@@ -1399,9 +1400,8 @@ class _Flow:
                 for i in range(3):
                     start = start.with_value(_member_key(pk, i), s.vals.get(_member_key(k, i)))
             else:
-                a = next(a for q, a in zip(params, args, strict=True) if key_of(q.cursor) == pk)
-                v = ex.known(a)
-                t = node_int_type(a)
+                v = ex.known(x)
+                t = node_int_type(x)
                 cur = Const(v, t) if v is not None and t is not None else None
                 start = start.with_value(pk, cur)
         own = _CallFrame({name})
@@ -1424,7 +1424,7 @@ class _Flow:
         if not left:
             return None
         end = _join(left)
-        if any(pk in end.escaped for _, pk, _ in outs):
+        if any(o[1] in end.escaped for o in outs):
             return None  # handed on to code that is not followed
         return end
 
@@ -2699,9 +2699,7 @@ class HostLaunches:
         if cur is None:
             return [{}]
         params = [ch for ch in cur.children if ch.kind == K.PARM_DECL.value]
-        holder = parents.get(id(cur))
-        while holder is not None and holder.kind in (N.UNEXPOSED, N.PAREN):
-            holder = parents.get(id(holder))
+        holder = enclosing(parents, cur)
         if not params or holder is None or holder.kind != N.VAR_DECL:
             return [{}]
         calls = self._lambda_calls(fn, key_of(holder.cursor), 0)
@@ -3020,9 +3018,7 @@ class HostLaunches:
             stack.extend(n.children)
             if n.kind != N.DECL_REF or n.referenced is None or key_of(n.referenced) != k:
                 continue
-            up = parents.get(id(n))
-            while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
-                up = parents.get(id(up))
+            up = enclosing(parents, n)
             if up is None:
                 return True
             if up.kind == N.ARRAY_SUBSCRIPT or up.kind == N.UNARY_EXPR \
@@ -3323,15 +3319,11 @@ class HostLaunches:
         for n in subtree(fn.body):
             if n.kind != N.DECL_REF or n.referenced is None or key_of(n.referenced) != k:
                 continue
-            up = parents.get(id(n))
-            while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
-                up = parents.get(id(up))
+            up = enclosing(parents, n)
             if up is None or up.kind != N.UNARY \
                     or unary_operator_kind(up.cursor) != UO_ADDR_OF:
                 continue  # read: ``f`` passed by value
-            call = parents.get(id(up))
-            while call is not None and call.kind in (N.UNEXPOSED, N.PAREN):
-                call = parents.get(id(call))
+            call = enclosing(parents, up)
             cargs = arguments(call) if call is not None and call.kind == N.CALL else []
             if call is None or call.spelling != MODULE_GET_FUNCTION or len(cargs) != 3 \
                     or unwrap(cargs[0]) is not n:

@@ -49,7 +49,17 @@ from cudalint.frontend.consteval import (
     unary_operator_kind,
     wrap,
 )
-from cudalint.frontend.cursors import Env, Function, K, N, arguments, key_of, node_int_type, strip
+from cudalint.frontend.cursors import (
+    Env,
+    Function,
+    K,
+    N,
+    arguments,
+    enclosing,
+    key_of,
+    node_int_type,
+    strip,
+)
 from cudalint.frontend.execute import LAUNCH_CONFIG_CALLS, Executor
 from cudalint.frontend.launch_api import config_call
 from cudalint.frontend.tree import Node, subtree
@@ -186,9 +196,7 @@ class SetEval:
                 k = key_of(u.referenced)
                 if k not in fn.vars:
                     continue
-                up = parents.get(id(u))
-                while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
-                    up = parents.get(id(up))
+                up = enclosing(parents, u)
                 if up is not None and _by_mutable_reference(self.host, up, u):
                     escaped.add(k)
             written |= escaped
@@ -507,9 +515,7 @@ class SetEval:
         for u in _walk_fn(fn.body):
             if u.kind != N.DECL_REF or u.referenced is None or key_of(u.referenced) != k:
                 continue
-            up = parents.get(id(u))
-            while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
-                up = parents.get(id(up))
+            up = enclosing(parents, u)
             if up is None or up.kind == K.VAR_DECL.value \
                     or (up.kind == N.INIT_LIST and _by_mutable_reference(self.host, up, u)):
                 return ANY  # ``int &r = t``, ``R r{t}``: written through r, not followed
@@ -1008,9 +1014,7 @@ def _out_components(ev: SetEval, c: Node) -> list[tuple[Node | int, SetEval]] | 
     for u in _walk_fn(fn.body):
         if u.kind != N.DECL_REF or u.referenced is None or key_of(u.referenced) != k or u is c:
             continue
-        up = parents.get(id(u))
-        while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
-            up = parents.get(id(up))
+        up = enclosing(parents, u)
         if up is None or up.kind == N.CONDITIONAL:
             return None  # ``(c ? block : b2).x = 64``: an lvalue, perhaps written
         if up.kind == N.MEMBER_REF:
@@ -1052,15 +1056,11 @@ def _out_components(ev: SetEval, c: Node) -> list[tuple[Node | int, SetEval]] | 
     for u in _walk_fn(target.body):
         if u.kind != N.DECL_REF or u.referenced is None or key_of(u.referenced) != pk:
             continue
-        up = inner_parents.get(id(u))
-        while up is not None and up.kind in (N.UNEXPOSED, N.PAREN):
-            up = inner_parents.get(id(up))
+        up = enclosing(inner_parents, u)
         if up is None or up.kind == N.CONDITIONAL:
             return None  # ``(c ? b : d).x = 64``: an lvalue, perhaps written
         member = up if up.kind == N.MEMBER_REF and up.spelling in ("x", "y", "z") else None
-        top = inner_parents.get(id(member if member is not None else u))
-        while top is not None and top.kind in (N.UNEXPOSED, N.PAREN):
-            top = inner_parents.get(id(top))
+        top = enclosing(inner_parents, member if member is not None else u)
         w = Executor._write_target(top) if top is not None else None
         if w is None or strip(w) is not (member if member is not None else u):
             if _by_mutable_reference(host, up, u) or up.kind == N.UNARY:
