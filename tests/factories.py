@@ -11,8 +11,10 @@ import importlib
 import os
 import re
 import subprocess
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -454,3 +456,16 @@ def git(cwd: Path, *args: str) -> str:
 def code_blocks(text: str, lang: str) -> list[str]:
     """The fenced ``lang`` code blocks of a Markdown text."""
     return re.findall(rf"^```{lang}\n(.*?)^```", text, re.S | re.M)
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch, cls: Any, name: str) -> Counter[str]:
+    """Counts the calls of method ``name`` of ``cls`` (by that name) from here on."""
+    seen: Counter[str] = Counter()
+    inner = getattr(cls, name)
+
+    def counted(self: Any, *args: Any) -> Any:
+        seen[name] += 1
+        return inner(self, *args)
+
+    monkeypatch.setattr(cls, name, counted)
+    return seen

@@ -27,10 +27,10 @@ reads fails too.
 from __future__ import annotations
 
 import pathlib
-from collections import Counter
 from typing import Any
 
 import pytest
+from factories import count_calls
 
 from cudalint.frontend import execute, host, parse_file, walker
 from cudalint.frontend.cursors import Env, K, N
@@ -128,22 +128,10 @@ def _parse(path: pathlib.Path, src: str | None = None) -> TranslationUnit:
     return parse_file(str(path), Options())
 
 
-def _counter(monkeypatch: pytest.MonkeyPatch, cls: Any, name: str) -> Counter[str]:
-    seen: Counter[str] = Counter()
-    inner = getattr(cls, name)
-
-    def counted(self: Any, *args: Any) -> Any:
-        seen[name] += 1
-        return inner(self, *args)
-
-    monkeypatch.setattr(cls, name, counted)
-    return seen
-
-
 def test_the_same_flowed_values_give_one_callee_context(
     tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen = _counter(monkeypatch, host.HostLaunches, "_callee_context")
+    seen = count_calls(monkeypatch, host.HostLaunches, "_callee_context")
     fast = _parse(tmp_path / "t.cu", TWO_PATHS)
     fast_n = seen["_callee_context"]
     seen.clear()
@@ -157,7 +145,7 @@ def test_the_same_flowed_values_give_one_callee_context(
 def test_values_are_kept_by_what_they_read(
     tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen = _counter(monkeypatch, host._Flow, "executor")
+    seen = count_calls(monkeypatch, host._Flow, "executor")
     fast = _parse(tmp_path / "t.cu", CONTEXTS)
     fast_n = seen["executor"]
     seen.clear()
@@ -235,7 +223,7 @@ def _plain_executor(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize("name", EXECUTOR_FIXTURES)
 def test_executor_caches_give_the_same_ir(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    seen = _counter(monkeypatch, execute.Executor, "has")
+    seen = count_calls(monkeypatch, execute.Executor, "has")
     fast = _parse(FIXTURES / name)
     assert seen["has"] or "dependent" in name
     with monkeypatch.context() as m:

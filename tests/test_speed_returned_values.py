@@ -11,12 +11,12 @@ gives another IR (so that a stale value cannot pass).
 from __future__ import annotations
 
 import pathlib
-from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
 import clang.cindex as ci
 import pytest
+from factories import count_calls
 
 from cudalint.frontend import execute, parse_file, tree, walker
 from cudalint.frontend.cursors import Env
@@ -70,18 +70,6 @@ def _parse(path: pathlib.Path, src: str | None = None) -> TranslationUnit:
     return parse_file(str(path), Options())
 
 
-def _counter(monkeypatch: pytest.MonkeyPatch, cls: Any, name: str) -> Counter[str]:
-    seen: Counter[str] = Counter()
-    orig = getattr(cls, name)
-
-    def counted(self: Any, *args: Any) -> Any:
-        seen[name] += 1
-        return orig(self, *args)
-
-    monkeypatch.setattr(cls, name, counted)
-    return seen
-
-
 def _offsets(unit: TranslationUnit) -> list[str]:
     return sorted(repr(a.offset) for a in unit.accesses)
 
@@ -89,7 +77,7 @@ def _offsets(unit: TranslationUnit) -> list[str]:
 def test_helper_values_are_kept_per_constant_arguments(
     tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    runs = _counter(monkeypatch, execute.Executor, "_returned")
+    runs = count_calls(monkeypatch, execute.Executor, "_returned")
     fast = _parse(tmp_path / "t.cu", HELPERS)
     fast_runs = runs["_returned"]
     runs.clear()
